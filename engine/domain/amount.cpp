@@ -1,0 +1,128 @@
+#include "amount.h"
+
+namespace sd {
+
+std::string_view name(AmountError error)
+{
+    switch (error) {
+    case AmountError::Empty: return "empty amount";
+    case AmountError::Negative: return "negative amounts are not allowed";
+    case AmountError::Sign: return "a sign is not allowed";
+    case AmountError::Exponent: return "exponents are not allowed";
+    case AmountError::Junk: return "not a plain decimal number";
+    case AmountError::TooManyDecimals: return "more decimals than the asset has";
+    case AmountError::Overflow: return "amount too large";
+    }
+    return "invalid amount";
+}
+
+namespace {
+
+std::expected<Atomic, AmountError> accumulate(Atomic value, char digit)
+{
+    Atomic next;
+    if (__builtin_mul_overflow(value, Atomic{10}, &next) ||
+        __builtin_add_overflow(next, static_cast<Atomic>(digit - '0'), &next))
+        return std::unexpected(AmountError::Overflow);
+    return next;
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+} // namespace
+
+std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decimals)
+{
+    if (text.empty())
+        return std::unexpected(AmountError::Empty);
+    if (text.front() == '-')
+        return std::unexpected(AmountError::Negative);
+    if (text.front() == '+')
+        return std::unexpected(AmountError::Sign);
+
+    bool seenDot = false;
+    bool seenDigit = false;
+    int fractionDigits = 0;
+    for (char c : text) {
+        if (isDigit(c)) {
+            seenDigit = true;
+            if (seenDot)
+                ++fractionDigits;
+        } else if (c == '.') {
+            if (seenDot)
+                return std::unexpected(AmountError::Junk);
+            seenDot = true;
+        } else if (c == 'e' || c == 'E') {
+            return std::unexpected(AmountError::Exponent);
+        } else {
+            return std::unexpected(AmountError::Junk);
+        }
+    }
+    if (!seenDigit)
+        return std::unexpected(AmountError::Junk);
+    if (fractionDigits > decimals)
+        return std::unexpected(AmountError::TooManyDecimals);
+
+    Atomic value = 0;
+    for (char c : text) {
+        if (c == '.')
+            continue;
+        auto next = accumulate(value, c);
+        if (!next)
+            return next;
+        value = *next;
+    }
+    for (int i = fractionDigits; i < decimals; ++i) {
+        auto next = accumulate(value, '0');
+        if (!next)
+            return next;
+        value = *next;
+    }
+    return value;
+}
+
+std::expected<Atomic, AmountError> parseAtomic(std::string_view text)
+{
+    if (text.empty())
+        return std::unexpected(AmountError::Empty);
+    if (text.front() == '-')
+        return std::unexpected(AmountError::Negative);
+    if (text.front() == '+')
+        return std::unexpected(AmountError::Sign);
+    Atomic value = 0;
+    for (char c : text) {
+        if (c == 'e' || c == 'E')
+            return std::unexpected(AmountError::Exponent);
+        if (!isDigit(c))
+            return std::unexpected(AmountError::Junk);
+        auto next = accumulate(value, c);
+        if (!next)
+            return next;
+        value = *next;
+    }
+    return value;
+}
+
+std::string formatAmount(Atomic value, int decimals)
+{
+    std::string digits = std::to_string(value);
+    if (decimals <= 0)
+        return digits;
+    const auto d = static_cast<std::size_t>(decimals);
+    if (digits.size() <= d)
+        digits.insert(0, d + 1 - digits.size(), '0');
+    digits.insert(digits.size() - d, 1, '.');
+    return digits;
+}
+
+std::string formatAmountTrimmed(Atomic value, int decimals)
+{
+    std::string s = formatAmount(value, decimals);
+    if (decimals <= 0)
+        return s;
+    while (s.back() == '0' && s[s.size() - 2] != '.')
+        s.pop_back();
+    return s;
+}
+
+} // namespace sd

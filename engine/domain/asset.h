@@ -1,0 +1,39 @@
+// Asset registry: which assets Settledesk knows, their atomic unit and defaults.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace sd {
+
+struct Asset
+{
+    std::string code;              // "XMR", "BTC", "USDT"
+    std::string name;              // "Monero"
+    int decimals = 0;              // atomic units per whole unit = 10^decimals
+    std::string atomicUnit;        // "piconero"
+    std::uint32_t defaultConfirmations = 1;
+    std::string uriScheme;         // payment URI scheme ("monero", "bitcoin", "ethereum")
+};
+
+// The built-in assets plus any registered at run time. Codes are case-insensitive on lookup.
+class AssetRegistry
+{
+public:
+    static AssetRegistry &instance();
+
+    const Asset *find(std::string_view code) const;
+    const std::vector<Asset> &all() const { return m_assets; }
+    // Adds an asset; returns false when the code is taken or the decimals are out of range (0..18).
+    bool add(Asset asset);
+
+private:
+    AssetRegistry();
+    std::vector<Asset> m_assets;
+};
+
+inline const Asset *findAsset(std::string_view code) { return AssetRegistry::instance().find(code); }
+
+} // namespace sd

@@ -1,0 +1,57 @@
+# Shared by scripts/run, scripts/test and scripts/bench: install what is missing, configure, build.
+# Sourced, not executed.
+
+SETTLEDESK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD_DIR="${SETTLEDESK_BUILD_DIR:-$SETTLEDESK_ROOT/build}"
+
+log() { printf '[settledesk] %s\n' "$*" >&2; }
+die() { printf '[settledesk] error: %s\n' "$*" >&2; exit 1; }
+
+# Debian packages needed to build and run (and, for the tests, the servers they start).
+BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
+    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+    qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev)
+TEST_PACKAGES=(postgresql monero xvfb poppler-utils)
+
+# Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
+ensure_packages() {
+    local missing=() p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || die "missing packages (${missing[*]}) and not root; install them or run as root"
+        sudo=(sudo)
+    fi
+    log "installing: ${missing[*]}"
+    if [ -z "${_SETTLEDESK_APT_UPDATED:-}" ]; then
+        "${sudo[@]}" apt-get update -qq || die "apt-get update failed"
+        _SETTLEDESK_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq -o DPkg::Lock::Timeout=600 \
+        --no-install-recommends "${missing[@]}" >/dev/null || die "apt-get install failed: ${missing[*]}"
+}
+
+# Configures (first time only) and builds into $BUILD_DIR. Extra CMake options may be given.
+build_project() {
+    if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+        log "configuring in $BUILD_DIR"
+        cmake -S "$SETTLEDESK_ROOT" -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null \
+            || die "cmake configure failed"
+    elif [ $# -gt 0 ]; then
+        cmake "$BUILD_DIR" "$@" >/dev/null || die "cmake configure failed"
+    fi
+    local out="$BUILD_DIR/last-build.log"
+    if ! cmake --build "$BUILD_DIR" --parallel "$(nproc)" >"$out" 2>&1; then
+        grep -vE '^\[[0-9]+/[0-9]+\] ' "$out" | tail -n 80 >&2
+        die "build failed (full log: $out)"
+    fi
+    grep -iE 'warning' "$out" | head -n 20 >&2 || true
+}
+
+# A free TCP port on 127.0.0.1 (asks the kernel; racy only against other processes grabbing ports).
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}
