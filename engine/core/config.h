@@ -1,0 +1,57 @@
+// Settledesk configuration: an INI file (default in the user's config dir), a section per asset.
+// Passwords never live here: the file names an environment variable, or the keychain holds them.
+#pragma once
+
+#include "invoice.h"
+
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace sd {
+
+struct AssetConfig
+{
+    QString asset;                   // "XMR", "BTC", "USDT" (INI section [xmr], [btc], [usdt])
+    bool enabled = false;            // a section with a wallet URL is enabled
+    QString walletRpcUrl;            // wallet_rpc_url
+    QString walletRpcUser;           // wallet_rpc_user
+    QString walletRpcPasswordEnv;    // wallet_rpc_password_env: name of an environment variable
+    quint32 accountIndex = 0;        // account_index (Monero)
+    quint32 minConfirmations = 1;    // min_confirmations
+    Seconds quoteWindow = DefaultQuoteWindow; // quote_window (seconds)
+    Seconds graceWindow = DefaultGraceWindow; // grace_window (seconds)
+    QString dustToleranceFiat = QStringLiteral("0.05"); // dust_tolerance_fiat (exact decimal)
+    int pollIntervalMs = 2000;       // poll_interval_ms
+    int requestTimeoutMs = 10000;    // request_timeout_ms
+    quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
+    QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
+};
+
+struct Config
+{
+    QString path;                    // the INI file read (may not exist)
+    QString databaseUrl;             // [database] url; default sqlite:<AppDataLocation>/settledesk.db
+    QString databasePasswordEnv;     // [database] password_env
+    QString fiatCurrency = QStringLiteral("USD"); // [general] fiat_currency
+    QString operatorName;            // [general] operator (for the audit log); default: the login name
+    bool notifications = true;       // [general] notifications
+    QList<AssetConfig> assets;       // one per known asset, enabled or not
+
+    const AssetConfig *asset(const QString &code) const;
+    AssetConfig *asset(const QString &code);
+
+    static QString defaultPath();
+    static QString defaultDatabaseUrl();
+    // Reads `path` (or the default); missing keys take defaults; bad values are reported, not guessed.
+    static std::expected<Config, QString> load(const QString &path = QString());
+    // Writes everything except secrets.
+    std::expected<void, QString> save(const QString &path = QString()) const;
+};
+
+// The secret for a wallet or database: from the named environment variable, else from the keychain
+// (service "settledesk", key e.g. "wallet/xmr" or "database"); empty when neither has one.
+QString readSecret(const QString &envName, const QString &keychainKey);
+
+} // namespace sd

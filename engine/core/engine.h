@@ -1,0 +1,102 @@
+// The settlement engine: a QObject that lives in its own QThread. It owns the store connection, the
+// wallet backends (and their QNetworkAccessManager) and the expiry timer, all created in that thread by
+// start(). The GUI and the CLI talk to it only through queued signals carrying value snapshots.
+#pragma once
+
+#include "clock.h"
+#include "config.h"
+#include "store.h"
+#include "walletbackend.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+
+class QNetworkAccessManager;
+class QTimer;
+
+namespace sd {
+
+struct CreateInvoiceRequest
+{
+    quint64 requestId = 0;
+    QString asset;
+    QString orderRef;
+    // Either a fiat price with a rate...
+    QString fiatAmount;
+    QString fiatCurrency;
+    QString rate;
+    // ...or a crypto amount (exact decimal in whole coins, e.g. "0.05").
+    QString cryptoAmount;
+    std::optional<Seconds> quoteWindow; // default: the asset's configuration
+    std::optional<Seconds> graceWindow;
+};
+
+// Creates the backend for an enabled asset, inside the engine thread. Tests may inject their own.
+using BackendFactory = std::function<WalletBackend *(const AssetConfig &, QNetworkAccessManager *, QObject *parent)>;
+
+class Engine : public QObject
+{
+    Q_OBJECT
+public:
+    // clock: not owned (SystemClock::instance() in production); must outlive the engine.
+    explicit Engine(Config config, Clock *clock = nullptr, QObject *parent = nullptr);
+    ~Engine() override;
+
+    // Runs the engine in a new thread; returns once start() finished there (or failed).
+    // The thread quits and the engine is deleted by stopAndWait() (or when the returned thread finishes).
+    void setBackendFactory(BackendFactory factory);
+
+    static void registerMetaTypes();
+
+public Q_SLOTS:
+    void start(); // in the engine thread
+    void stop();  // in the engine thread: stops timers, closes the store; emits stopped()
+
+    void createInvoice(const sd::CreateInvoiceRequest &request);
+    void loadInvoices(quint64 requestId, const sd::InvoiceFilter &filter);
+    void loadInvoice(quint64 requestId, qint64 invoiceId);
+    void loadRefunds(quint64 requestId);
+    void pollNow(); // every backend, at once
+
+Q_SIGNALS:
+    void started(const QString &databaseDescription);
+    void startFailed(const QString &error);
+    void stopped();
+
+    void invoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
+    void invoiceCreationFailed(quint64 requestId, const QString &error);
+    void invoicesLoaded(quint64 requestId, const QList<sd::InvoiceRecord> &invoices, int total);
+    void invoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
+                       const QList<sd::InvoiceEventRecord> &events);
+    void loadFailed(quint64 requestId, const QString &error);
+    void refundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
+
+    // Pushed after every change, whoever wrote it (this engine, another process, another machine).
+    void invoicesChanged(const QList<sd::InvoiceRecord> &invoices);
+    void refundsChanged(const QList<sd::RefundItem> &pending);
+    // A deposit settled an invoice / money landed in the refund queue: for notifications.
+    void invoiceSettled(const sd::InvoiceRecord &invoice);
+    void refundQueued(const sd::RefundItem &item);
+    void alert(const QString &message); // e.g. a deposit reversed after settlement
+
+    void backendStatusChanged(const sd::BackendStatus &status);
+    void databaseStatusChanged(bool ok, const QString &message);
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace sd
+
+Q_DECLARE_METATYPE(sd::CreateInvoiceRequest)
+Q_DECLARE_METATYPE(sd::InvoiceFilter)
+Q_DECLARE_METATYPE(sd::InvoiceRecord)
+Q_DECLARE_METATYPE(sd::InvoiceEventRecord)
+Q_DECLARE_METATYPE(sd::RefundItem)
+Q_DECLARE_METATYPE(sd::BackendStatus)
+Q_DECLARE_METATYPE(sd::WalletSnapshot)

@@ -1,0 +1,59 @@
+// The narrow interface every wallet backend (Monero, Bitcoin Core, ERC-20) implements for the engine.
+// A backend is the only code that knows its wallet's JSON-RPC. It lives in the engine thread and answers
+// asynchronously through its signals; it never touches the store.
+#pragma once
+
+#include "store.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QString>
+
+namespace sd {
+
+enum class BackendHealth : std::uint8_t { Ok, Degraded, Down };
+std::string_view name(BackendHealth health);
+
+struct BackendStatus
+{
+    QString backend; // the cursor key, e.g. "xmr:http://127.0.0.1:18083/json_rpc"
+    QString asset;
+    BackendHealth health = BackendHealth::Down;
+    QString lastError;
+    QDateTime lastSuccess;
+    quint64 chainHeight = 0;
+};
+
+// Everything the wallet reports in one poll for heights in (fromHeight, chainHeight], plus the mempool.
+// It is complete for that range: a deposit the store holds in that range or in the pool that is not listed
+// here has been dropped or reorged out.
+struct WalletSnapshot
+{
+    quint64 fromHeight = 0;  // exclusive
+    quint64 chainHeight = 0; // the wallet's height (block count) when it answered
+    QString tipHash;         // where the backend knows it
+    QList<Observation> transfers;
+};
+
+class WalletBackend : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~WalletBackend() override = default;
+
+    virtual QString backendId() const = 0; // stable key for cursors and health
+    virtual QString asset() const = 0;
+
+    // Asks for a fresh receive address labelled `label`; answers with addressAllocated or requestFailed.
+    virtual void allocateAddress(quint64 requestId, const QString &label) = 0;
+    // Asks for everything above `fromHeight` (exclusive) and the pool; answers with polled or requestFailed.
+    virtual void poll(quint64 requestId, quint64 fromHeight) = 0;
+
+Q_SIGNALS:
+    void addressAllocated(quint64 requestId, const QString &address, std::optional<quint64> index);
+    void polled(quint64 requestId, const sd::WalletSnapshot &snapshot);
+    void requestFailed(quint64 requestId, const QString &error);
+};
+
+} // namespace sd

@@ -1,0 +1,231 @@
+// The settlement store: the only code that knows SQL. SQLite (embedded default) or PostgreSQL (shared).
+// Every write that touches money goes through the domain state machine inside one database transaction.
+#pragma once
+
+#include "amount.h"
+#include "invoice.h"
+
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <expected>
+#include <memory>
+#include <optional>
+
+namespace sd {
+
+struct StoreError
+{
+    enum Kind {
+        Unreachable,  // cannot connect / connection lost (CLI exit code 3)
+        SchemaTooNew, // the database was written by a newer Settledesk
+        NotFound,     // no such invoice / refund item (CLI exit code 2)
+        Invalid,      // refused input (bad amount, unknown asset, illegal refund transition...)
+        Conflict,     // e.g. a refund item already being refunded
+        Internal,     // anything else the database said
+    };
+    Kind kind = Internal;
+    QString message;
+};
+template<typename T>
+using StoreResult = std::expected<T, StoreError>;
+
+QDateTime toQDateTime(TimePoint t);  // UTC
+TimePoint fromQDateTime(const QDateTime &dt);
+
+struct DepositRecord
+{
+    QString asset;
+    Deposit deposit;                  // key, amount, effective time, confirmations, status
+    std::optional<qint64> invoiceId;  // empty for unmatched deposits
+    QString address;
+    std::optional<quint64> height;    // empty while in the mempool
+    QString blockHash;
+};
+
+struct InvoiceRecord
+{
+    qint64 id = 0;
+    QString orderRef;
+    QString asset;
+    QString fiatAmount;   // exact decimal text, e.g. "50.00"
+    QString fiatCurrency; // "USD"
+    QString rate;         // exact decimal text: fiat per whole coin at quote time
+    QString address;
+    std::optional<quint64> addressIndex; // wallet subaddress index / derivation index where the backend has one
+    Invoice invoice;                     // terms, state, counted+reversed deposits, settled/closed times
+    QList<DepositRecord> deposits;       // every deposit linked to the invoice, orphaned ones included
+};
+
+struct NewInvoice
+{
+    QString orderRef;
+    QString asset;
+    QString fiatAmount;   // may be empty for invoices priced in crypto
+    QString fiatCurrency;
+    QString rate;
+    InvoiceTerms terms;
+    QString address;
+    std::optional<quint64> addressIndex;
+};
+
+struct InvoiceEventRecord
+{
+    qint64 id = 0;
+    qint64 invoiceId = 0;
+    QDateTime at;
+    InvoiceState from = InvoiceState::AwaitingPayment;
+    InvoiceState to = InvoiceState::AwaitingPayment;
+    QString cause; // e.g. "deposit_counted: deposit abc:0/1 of 100 with 1 confirmations"
+};
+
+enum class RefundStatus : std::uint8_t { Pending, Refunding, Refunded, Applied, Dismissed };
+std::string_view name(RefundStatus status);
+std::optional<RefundStatus> parseRefundStatus(std::string_view text);
+
+struct RefundItem
+{
+    qint64 id = 0;
+    std::optional<qint64> invoiceId;
+    QString asset;
+    QStringList txids;   // the deposits whose money this item holds
+    Atomic amount = 0;
+    RefundReason reason = RefundReason::Late;
+    RefundStatus status = RefundStatus::Pending;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    // Filled in by the refund flow:
+    QString refundAddress;
+    QString payoutTxid;
+    Atomic fee = 0;
+    QString builtTx; // stored transaction metadata before relaying (Monero tx_metadata), so a relay can repeat
+    QString note;    // dismissal reason, manual payout note
+};
+
+struct AuditEntry
+{
+    qint64 id = 0;
+    QDateTime at;
+    QString actor;   // operator name
+    QString action;  // "refund.approve", "refund.dismiss", "invoice.apply_late"...
+    QString subject; // "refund:12", "invoice:7"
+    QString before;  // JSON text
+    QString after;   // JSON text
+};
+
+struct WalletCursor
+{
+    QString backend; // "xmr:<wallet url>", "btc:<wallet>", ...
+    quint64 height = 0;
+    QString blockHash;
+};
+
+// What a wallet backend saw: one output paying one of our addresses.
+struct Observation
+{
+    QString asset;
+    DepositKey key;
+    Atomic amount = 0;
+    TimePoint effectiveAt{};
+    std::uint32_t confirmations = 0;
+    QString address;
+    std::optional<quint64> addressIndex;
+    std::optional<quint64> height; // empty while in the mempool
+    QString blockHash;
+};
+
+// The effect of recording one observation, reversal or clock sweep on one invoice or on the refund queue.
+struct RecordOutcome
+{
+    enum Kind {
+        Counted,        // new money on the invoice (or a reinstated deposit)
+        Surplus,        // new money on a settled invoice
+        Duplicate,      // already known; nothing changed
+        Updated,        // confirmations / height changed
+        Reversed,       // a deposit no longer counts (or left the refund queue)
+        RoutedToRefund, // the money went to the refund queue (late or unmatched)
+        Expired,        // the clock closed the invoice
+        Rejected,       // the domain refused it for a reason that is not money to hold (e.g. amount mismatch)
+    };
+    Kind kind = Duplicate;
+    std::optional<qint64> invoiceId;
+    std::optional<qint64> refundId;
+    InvoiceState before = InvoiceState::AwaitingPayment;
+    InvoiceState after = InvoiceState::AwaitingPayment;
+    bool alert = false; // e.g. reversed after settlement: a person must look
+    QString message;
+};
+
+struct InvoiceFilter
+{
+    std::optional<InvoiceState> state;
+    QString asset;       // empty: all
+    QString search;      // order reference, address or txid substring; empty: all
+    std::optional<QDateTime> createdFrom, createdTo;
+    int limit = -1;      // -1: all
+    int offset = 0;
+};
+
+class Store
+{
+public:
+    virtual ~Store() = default;
+
+    // url: "sqlite:/path/file.db" (or a bare path) or "postgres://user@host:port/db?sslmode=...".
+    // The PostgreSQL password comes from `password` (keychain or environment, never the URL on disk).
+    // connectionName must be unique per thread that uses a Store (QSqlDatabase rule).
+    static StoreResult<std::unique_ptr<Store>> open(const QString &url, const QString &connectionName,
+                                                    const QString &password = QString());
+
+    virtual QString describe() const = 0; // "SQLite /path" or "PostgreSQL host:port/db" (no password)
+    virtual int schemaVersion() const = 0;
+
+    // ---- invoices ----
+    virtual StoreResult<qint64> createInvoice(const NewInvoice &invoice, TimePoint now) = 0;
+    virtual StoreResult<InvoiceRecord> invoice(qint64 id) = 0;
+    virtual StoreResult<QList<InvoiceRecord>> invoices(const InvoiceFilter &filter) = 0; // newest first
+    virtual StoreResult<int> countInvoices(const InvoiceFilter &filter) = 0;
+    virtual StoreResult<QList<InvoiceEventRecord>> invoiceEvents(qint64 invoiceId) = 0;
+    // Sets the address once the wallet allocated it (invoices are created first so the label can be the id).
+    virtual StoreResult<void> setInvoiceAddress(qint64 id, const QString &address,
+                                                std::optional<quint64> addressIndex) = 0;
+
+    // ---- recording (each call one transaction, serialized per invoice, idempotent, retried on conflicts) ----
+    // Matches the observation's address to an invoice of its asset; no invoice: an `unmatched` refund item.
+    virtual StoreResult<RecordOutcome> recordObservation(const Observation &observation, TimePoint now) = 0;
+    // Several observations in one transaction (one poll); outcomes in the same order.
+    virtual StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations,
+                                                                 TimePoint now) = 0;
+    virtual StoreResult<RecordOutcome> reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now) = 0;
+    // Applies the clock to every open invoice whose hard boundary is before `now`.
+    virtual StoreResult<QList<RecordOutcome>> expireDue(TimePoint now) = 0;
+    // The earliest boundary of any open invoice after `now` (for the engine's single timer).
+    virtual StoreResult<std::optional<TimePoint>> nextBoundary(TimePoint now) = 0;
+    // Deposits of an asset that a reorg or a mempool drop could still take away: in the pool, or mined
+    // above `height`. The engine compares them with what the wallet still reports.
+    virtual StoreResult<QList<DepositRecord>> depositsAbove(const QString &asset, quint64 height) = 0;
+    // Addresses of an asset's invoices whose watch has not ended (open, or closed less than `watchAfter` ago).
+    virtual StoreResult<QList<InvoiceRecord>> watchedInvoices(const QString &asset, TimePoint now) = 0;
+
+    // ---- refund queue ----
+    virtual StoreResult<QList<RefundItem>> refunds(std::optional<RefundStatus> status = std::nullopt) = 0;
+    virtual StoreResult<RefundItem> refund(qint64 id) = 0;
+    // Moves an item forward (pending -> refunding -> refunded, pending -> applied | dismissed, refunding ->
+    // refunded); backwards or repeated moves are refused with Conflict. Writes the audit entry in the same
+    // transaction. `update` carries the fields to set (address, built tx, payout txid, fee, note).
+    virtual StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update,
+                                                  const QString &actor, TimePoint now) = 0;
+    virtual StoreResult<QList<AuditEntry>> auditLog(int limit = -1) = 0;
+
+    // ---- wallet cursors ----
+    virtual StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) = 0;
+    virtual StoreResult<void> setCursor(const WalletCursor &cursor) = 0;
+
+    // ---- change detection for the GUI (another process or machine may write) ----
+    // A value that changes whenever any committed write changed the data.
+    virtual StoreResult<qint64> changeToken() = 0;
+};
+
+} // namespace sd
