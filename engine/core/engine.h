@@ -46,9 +46,10 @@ public:
     explicit Engine(Config config, Clock *clock = nullptr, QObject *parent = nullptr);
     ~Engine() override;
 
-    // Runs the engine in a new thread; returns once start() finished there (or failed).
-    // The thread quits and the engine is deleted by stopAndWait() (or when the returned thread finishes).
+    // Both before start(). The factory creates each enabled asset's backend inside the engine thread.
     void setBackendFactory(BackendFactory factory);
+    // Off: no polling and no expiry sweeps (one-shot commands that only create an invoice or read).
+    void setPolling(bool enabled);
 
     static void registerMetaTypes();
 

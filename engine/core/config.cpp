@@ -1,0 +1,187 @@
+#include "config.h"
+
+#include "asset.h"
+#include "decimal.h"
+
+#include <qt6keychain/keychain.h>
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace sd {
+
+namespace {
+
+const char *const KeychainService = "settledesk";
+
+QString sectionFor(const QString &asset) { return asset.toLower(); }
+
+// Reads an integer key; a present but malformed value is an error, never a silent default.
+template<typename T>
+bool readInt(QSettings &s, const QString &key, T &out, qint64 min, qint64 max, QString &error)
+{
+    if (!s.contains(key))
+        return true;
+    bool ok = false;
+    const qint64 v = s.value(key).toString().trimmed().toLongLong(&ok);
+    if (!ok || v < min || v > max) {
+        error = QStringLiteral("%1: \"%2\" is not a whole number between %3 and %4")
+                    .arg(s.group() + QLatin1Char('/') + key, s.value(key).toString())
+                    .arg(min)
+                    .arg(max);
+        return false;
+    }
+    out = static_cast<T>(v);
+    return true;
+}
+
+} // namespace
+
+const AssetConfig *Config::asset(const QString &code) const
+{
+    for (const AssetConfig &a : assets)
+        if (a.asset.compare(code, Qt::CaseInsensitive) == 0)
+            return &a;
+    return nullptr;
+}
+
+AssetConfig *Config::asset(const QString &code)
+{
+    return const_cast<AssetConfig *>(std::as_const(*this).asset(code));
+}
+
+QString Config::defaultPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation))
+        .filePath(QStringLiteral("settledesk.ini"));
+}
+
+QString Config::defaultDatabaseUrl()
+{
+    return QStringLiteral("sqlite:") + QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+                                           .filePath(QStringLiteral("settledesk.db"));
+}
+
+std::expected<Config, QString> Config::load(const QString &path)
+{
+    Config config;
+    config.path = path.isEmpty() ? defaultPath() : path;
+    if (!path.isEmpty() && !QFileInfo::exists(path))
+        return std::unexpected(QStringLiteral("configuration file %1 does not exist").arg(path));
+    QSettings s(config.path, QSettings::IniFormat);
+    if (s.status() == QSettings::FormatError)
+        return std::unexpected(QStringLiteral("%1 is not a valid INI file").arg(config.path));
+
+    QString error;
+    s.beginGroup(QStringLiteral("general"));
+    config.fiatCurrency = s.value(QStringLiteral("fiat_currency"), config.fiatCurrency).toString().trimmed().toUpper();
+    config.operatorName = s.value(QStringLiteral("operator")).toString().trimmed();
+    config.notifications = s.value(QStringLiteral("notifications"), true).toBool();
+    s.endGroup();
+    if (config.operatorName.isEmpty())
+        config.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
+
+    s.beginGroup(QStringLiteral("database"));
+    config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
+    config.databasePasswordEnv = s.value(QStringLiteral("password_env")).toString().trimmed();
+    s.endGroup();
+
+    for (const Asset &known : AssetRegistry::instance().all()) {
+        AssetConfig a;
+        a.asset = QString::fromStdString(known.code);
+        a.minConfirmations = known.defaultConfirmations;
+        s.beginGroup(sectionFor(a.asset));
+        a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
+        a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
+        a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
+        a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
+        a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
+        qint64 quote = a.quoteWindow.count(), grace = a.graceWindow.count();
+        const bool ok = readInt(s, QStringLiteral("account_index"), a.accountIndex, 0, 1'000'000, error) &&
+                        readInt(s, QStringLiteral("min_confirmations"), a.minConfirmations, 0, 1000, error) &&
+                        readInt(s, QStringLiteral("quote_window"), quote, 1, 7 * 86400, error) &&
+                        readInt(s, QStringLiteral("grace_window"), grace, 0, 86400, error) &&
+                        readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
+                        readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
+                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+        if (!ok)
+            return std::unexpected(error);
+        a.quoteWindow = Seconds(quote);
+        a.graceWindow = Seconds(grace);
+        if (s.contains(QStringLiteral("dust_tolerance_fiat"))) {
+            a.dustToleranceFiat = s.value(QStringLiteral("dust_tolerance_fiat")).toString().trimmed();
+            if (!Decimal::parse(a.dustToleranceFiat.toStdString()))
+                return std::unexpected(QStringLiteral("%1/dust_tolerance_fiat: \"%2\" is not a plain decimal number")
+                                           .arg(sectionFor(a.asset), a.dustToleranceFiat));
+        }
+        if (a.enabled && a.walletRpcUrl.isEmpty())
+            return std::unexpected(QStringLiteral("%1: enabled but wallet_rpc_url is empty").arg(sectionFor(a.asset)));
+        s.endGroup();
+        config.assets.push_back(a);
+    }
+    return config;
+}
+
+std::expected<void, QString> Config::save(const QString &target) const
+{
+    const QString file = target.isEmpty() ? (path.isEmpty() ? defaultPath() : path) : target;
+    QDir().mkpath(QFileInfo(file).absolutePath());
+    QSettings s(file, QSettings::IniFormat);
+    s.beginGroup(QStringLiteral("general"));
+    s.setValue(QStringLiteral("fiat_currency"), fiatCurrency);
+    s.setValue(QStringLiteral("operator"), operatorName);
+    s.setValue(QStringLiteral("notifications"), notifications);
+    s.endGroup();
+    s.beginGroup(QStringLiteral("database"));
+    s.setValue(QStringLiteral("url"), databaseUrl);
+    s.setValue(QStringLiteral("password_env"), databasePasswordEnv);
+    s.endGroup();
+    for (const AssetConfig &a : assets) {
+        s.beginGroup(sectionFor(a.asset));
+        s.setValue(QStringLiteral("enabled"), a.enabled);
+        s.setValue(QStringLiteral("wallet_rpc_url"), a.walletRpcUrl);
+        s.setValue(QStringLiteral("wallet_rpc_user"), a.walletRpcUser);
+        s.setValue(QStringLiteral("wallet_rpc_password_env"), a.walletRpcPasswordEnv);
+        s.setValue(QStringLiteral("account_index"), a.accountIndex);
+        s.setValue(QStringLiteral("min_confirmations"), a.minConfirmations);
+        s.setValue(QStringLiteral("quote_window"), qint64(a.quoteWindow.count()));
+        s.setValue(QStringLiteral("grace_window"), qint64(a.graceWindow.count()));
+        s.setValue(QStringLiteral("dust_tolerance_fiat"), a.dustToleranceFiat);
+        s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
+        s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
+        s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
+        if (!a.extra1.isEmpty())
+            s.setValue(QStringLiteral("token_contract"), a.extra1);
+        if (!a.extra2.isEmpty())
+            s.setValue(QStringLiteral("address_pool_file"), a.extra2);
+        s.endGroup();
+    }
+    s.sync();
+    if (s.status() != QSettings::NoError)
+        return std::unexpected(QStringLiteral("could not write %1").arg(file));
+    return {};
+}
+
+QString readSecret(const QString &envName, const QString &keychainKey)
+{
+    if (!envName.isEmpty() && qEnvironmentVariableIsSet(envName.toLocal8Bit().constData()))
+        return qEnvironmentVariable(envName.toLocal8Bit().constData());
+    if (keychainKey.isEmpty())
+        return QString();
+    // The keychain answers asynchronously; a short local loop keeps callers simple. Without a secret
+    // service (a server, a test) the job fails and the secret is simply absent.
+    QKeychain::ReadPasswordJob job(QString::fromLatin1(KeychainService));
+    job.setAutoDelete(false);
+    job.setKey(keychainKey);
+    QEventLoop loop;
+    QObject::connect(&job, &QKeychain::Job::finished, &loop, &QEventLoop::quit);
+    job.start();
+    loop.exec();
+    return job.error() == QKeychain::NoError ? job.textData() : QString();
+}
+
+} // namespace sd

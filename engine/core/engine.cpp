@@ -1,0 +1,609 @@
+#include "engine.h"
+
+#include "asset.h"
+#include "decimal.h"
+
+#include <QLoggingCategory>
+#include <QNetworkAccessManager>
+#include <QSet>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+Q_LOGGING_CATEGORY(lcEngine, "settledesk.engine")
+
+namespace sd {
+
+using namespace std::chrono_literals;
+
+namespace {
+constexpr int ChangeCheckMs = 1000;
+constexpr int MaxBackoffMs = 60'000;
+constexpr int DownAfterFailures = 3;
+} // namespace
+
+// One wallet backend and everything the engine tracks about it.
+struct BackendSlot
+{
+    AssetConfig config;
+    WalletBackend *backend = nullptr;
+    QTimer *pollTimer = nullptr;
+    BackendStatus status;
+    quint64 inflight = 0;             // request id of the poll under way, 0 when idle
+    TimePoint inflightStartedAt{};    // when the poll under way was sent
+    quint64 inflightFrom = 0;
+    int failures = 0;
+    bool caughtUp = false;            // a poll has completed since start
+    std::optional<TimePoint> lastCompletedPollStart; // everything seen before this instant is in the store
+};
+
+struct PendingCreation
+{
+    CreateInvoiceRequest request;
+    NewInvoice invoice;
+    QString asset;
+};
+
+struct Engine::Private
+{
+    Private(Engine *engine, Config cfg, Clock *c) : q(engine), config(std::move(cfg)), clock(c) {}
+    Engine *q;
+    Config config;
+    Clock *clock;
+    BackendFactory factory;
+    std::unique_ptr<Store> store;
+    QNetworkAccessManager *nam = nullptr;
+    QTimer *boundaryTimer = nullptr;
+    QTimer *changeTimer = nullptr;
+    std::vector<std::unique_ptr<BackendSlot>> backends;
+    std::map<quint64, PendingCreation> creations; // internal request id -> creation waiting for an address
+    quint64 nextRequest = 1;
+    qint64 lastChangeToken = -1;
+    QDateTime lastChangeScan;
+    bool databaseOk = false;
+    bool running = false;
+    bool polling = true;
+
+    TimePoint now() const { return clock->now(); }
+    BackendSlot *slotFor(const QString &asset)
+    {
+        for (auto &s : backends)
+            if (s->config.asset.compare(asset, Qt::CaseInsensitive) == 0)
+                return s.get();
+        return nullptr;
+    }
+
+    bool ensureStore();
+    void storeFailed(const StoreError &error);
+    void schedulePoll(BackendSlot &slot, int delayMs);
+    void poll(BackendSlot &slot);
+    void onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot);
+    void onPollFailed(BackendSlot &slot, quint64 requestId, const QString &error);
+    void setHealth(BackendSlot &slot, BackendHealth health, const QString &error);
+    void expireWhatIsDue();
+    void armBoundaryTimer();
+    void publishOutcomes(const QList<RecordOutcome> &outcomes);
+    void checkForChanges();
+};
+
+Engine::Engine(Config config, Clock *clock, QObject *parent) : QObject(parent), d(new Private(this, std::move(config), clock))
+{
+    if (!d->clock)
+        d->clock = SystemClock::instance();
+    registerMetaTypes();
+}
+
+Engine::~Engine() = default;
+
+void Engine::setBackendFactory(BackendFactory factory) { d->factory = std::move(factory); }
+void Engine::setPolling(bool enabled) { d->polling = enabled; }
+
+void Engine::registerMetaTypes()
+{
+    qRegisterMetaType<sd::CreateInvoiceRequest>();
+    qRegisterMetaType<sd::InvoiceFilter>();
+    qRegisterMetaType<sd::InvoiceRecord>();
+    qRegisterMetaType<QList<sd::InvoiceRecord>>();
+    qRegisterMetaType<sd::InvoiceEventRecord>();
+    qRegisterMetaType<QList<sd::InvoiceEventRecord>>();
+    qRegisterMetaType<sd::RefundItem>();
+    qRegisterMetaType<QList<sd::RefundItem>>();
+    qRegisterMetaType<sd::BackendStatus>();
+    qRegisterMetaType<sd::WalletSnapshot>();
+    qRegisterMetaType<std::optional<quint64>>();
+}
+
+void Engine::start()
+{
+    if (d->running)
+        return;
+    // Everything the engine owns is created here, in the engine's thread.
+    d->nam = new QNetworkAccessManager(this);
+    d->boundaryTimer = new QTimer(this);
+    d->boundaryTimer->setSingleShot(true);
+    d->boundaryTimer->setTimerType(Qt::PreciseTimer);
+    connect(d->boundaryTimer, &QTimer::timeout, this, [this] {
+        // A boundary passed: poll first, so deposits first seen in time are recorded before the expiry.
+        pollNow();
+        d->expireWhatIsDue();
+    });
+    connect(d->clock, &Clock::jumped, this, [this] {
+        pollNow();
+        d->expireWhatIsDue();
+    }, Qt::QueuedConnection);
+    d->changeTimer = new QTimer(this);
+    d->changeTimer->setInterval(ChangeCheckMs);
+    connect(d->changeTimer, &QTimer::timeout, this, [this] { d->checkForChanges(); });
+
+    auto opened = Store::open(d->config.databaseUrl, QStringLiteral("settledesk-engine-%1").arg(quintptr(this)),
+                              readSecret(d->config.databasePasswordEnv, QStringLiteral("database")));
+    if (!opened) {
+        qCWarning(lcEngine) << "database:" << opened.error().message;
+        Q_EMIT startFailed(opened.error().message);
+        return;
+    }
+    d->store = std::move(*opened);
+    d->databaseOk = true;
+    Q_EMIT databaseStatusChanged(true, d->store->describe());
+
+    for (const AssetConfig &a : d->config.assets) {
+        if (!a.enabled)
+            continue;
+        WalletBackend *backend = d->factory ? d->factory(a, d->nam, this) : nullptr;
+        if (!backend) {
+            qCWarning(lcEngine) << "no backend for" << a.asset;
+            continue;
+        }
+        auto slot = std::make_unique<BackendSlot>();
+        slot->config = a;
+        slot->backend = backend;
+        slot->status.backend = backend->backendId();
+        slot->status.asset = a.asset;
+        slot->status.health = BackendHealth::Degraded;
+        slot->status.lastError = tr("connecting");
+        slot->pollTimer = new QTimer(this);
+        slot->pollTimer->setSingleShot(true);
+        BackendSlot *raw = slot.get();
+        connect(slot->pollTimer, &QTimer::timeout, this, [this, raw] { d->poll(*raw); });
+        connect(backend, &WalletBackend::polled, this,
+                [this, raw](quint64 id, const WalletSnapshot &s) { d->onPolled(*raw, id, s); });
+        connect(backend, &WalletBackend::requestFailed, this, [this, raw](quint64 id, const QString &error) {
+            if (id == raw->inflight)
+                d->onPollFailed(*raw, id, error);
+            else if (d->creations.count(id)) {
+                const auto req = d->creations.at(id).request;
+                d->creations.erase(id);
+                Q_EMIT invoiceCreationFailed(req.requestId, tr("%1 wallet: %2").arg(raw->config.asset, error));
+            }
+        });
+        connect(backend, &WalletBackend::addressAllocated, this,
+                [this](quint64 id, const QString &address, std::optional<quint64> index) {
+                    auto it = d->creations.find(id);
+                    if (it == d->creations.end())
+                        return;
+                    PendingCreation pending = std::move(it->second);
+                    d->creations.erase(it);
+                    pending.invoice.address = address;
+                    pending.invoice.addressIndex = index;
+                    // The windows start now, when the customer can first see the address.
+                    const TimePoint now = d->now();
+                    const InvoiceTerms &t = pending.invoice.terms;
+                    auto terms = makeTerms(t.required, t.tolerance, now,
+                                           std::chrono::duration_cast<Seconds>(t.quoteExpiresAt - t.createdAt),
+                                           std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt),
+                                           t.minConfirmations);
+                    pending.invoice.terms = *terms;
+                    if (!d->ensureStore()) {
+                        Q_EMIT invoiceCreationFailed(pending.request.requestId, tr("the database is unreachable"));
+                        return;
+                    }
+                    auto id2 = d->store->createInvoice(pending.invoice, now);
+                    if (!id2) {
+                        d->storeFailed(id2.error());
+                        Q_EMIT invoiceCreationFailed(pending.request.requestId, id2.error().message);
+                        return;
+                    }
+                    auto record = d->store->invoice(*id2);
+                    if (!record) {
+                        Q_EMIT invoiceCreationFailed(pending.request.requestId, record.error().message);
+                        return;
+                    }
+                    Q_EMIT invoiceCreated(pending.request.requestId, *record);
+                    Q_EMIT invoicesChanged({*record});
+                    d->armBoundaryTimer();
+                });
+        d->backends.push_back(std::move(slot));
+        Q_EMIT backendStatusChanged(raw->status);
+    }
+
+    d->running = true;
+    d->lastChangeToken = d->store->changeToken().value_or(-1);
+    d->lastChangeScan = toQDateTime(d->now());
+    d->changeTimer->start();
+    if (d->polling) {
+        // Catch up on every wallet's history first; the expiry sweep follows each completed poll.
+        for (auto &slot : d->backends)
+            d->poll(*slot);
+        d->expireWhatIsDue(); // assets without a backend expire on the clock alone
+    }
+    Q_EMIT started(d->store->describe());
+}
+
+void Engine::stop()
+{
+    if (!d->running)
+        return;
+    d->running = false;
+    for (auto &slot : d->backends)
+        slot->pollTimer->stop();
+    d->boundaryTimer->stop();
+    d->changeTimer->stop();
+    d->store.reset();
+    Q_EMIT stopped();
+}
+
+void Engine::createInvoice(const CreateInvoiceRequest &request)
+{
+    auto fail = [&](const QString &error) { Q_EMIT invoiceCreationFailed(request.requestId, error); };
+    if (!d->running)
+        return fail(tr("the engine is not running"));
+    const Asset *asset = findAsset(request.asset.toStdString());
+    if (!asset)
+        return fail(tr("unknown asset %1").arg(request.asset));
+    BackendSlot *slot = d->slotFor(request.asset);
+    if (!slot)
+        return fail(tr("no wallet is configured for %1").arg(request.asset));
+    const AssetConfig &cfg = slot->config;
+
+    NewInvoice invoice;
+    invoice.asset = QString::fromStdString(asset->code);
+    invoice.orderRef = request.orderRef;
+    Atomic required = 0;
+    Atomic tolerance = 0;
+    if (!request.cryptoAmount.isEmpty()) {
+        if (!request.fiatAmount.isEmpty())
+            return fail(tr("give either a crypto amount or a fiat amount, not both"));
+        auto amount = parseAmount(request.cryptoAmount.toStdString(), asset->decimals);
+        if (!amount)
+            return fail(tr("amount \"%1\": %2").arg(request.cryptoAmount, QString::fromUtf8(name(amount.error()).data())));
+        required = *amount;
+        // Without a rate there is no fiat epsilon to convert: a crypto-priced invoice has no dust tolerance
+        // unless a rate is given alongside.
+        if (!request.rate.isEmpty()) {
+            auto rate = Decimal::parse(request.rate.toStdString());
+            auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
+            if (!rate)
+                return fail(tr("rate \"%1\": %2").arg(request.rate, QString::fromUtf8(name(rate.error()).data())));
+            tolerance = fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0);
+            invoice.rate = request.rate;
+        }
+    } else {
+        auto fiat = Decimal::parse(request.fiatAmount.toStdString());
+        if (!fiat)
+            return fail(tr("fiat amount \"%1\": %2").arg(request.fiatAmount, QString::fromUtf8(name(fiat.error()).data())));
+        auto rate = Decimal::parse(request.rate.toStdString());
+        if (!rate)
+            return fail(tr("rate \"%1\": %2").arg(request.rate, QString::fromUtf8(name(rate.error()).data())));
+        auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
+        if (!due)
+            return fail(QString::fromUtf8(name(due.error()).data()));
+        required = *due;
+        auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
+        tolerance = fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0);
+        invoice.fiatAmount = request.fiatAmount;
+        invoice.fiatCurrency = request.fiatCurrency.isEmpty() ? d->config.fiatCurrency : request.fiatCurrency.toUpper();
+        invoice.rate = request.rate;
+    }
+    auto terms = makeTerms(required, tolerance, d->now(), request.quoteWindow.value_or(cfg.quoteWindow),
+                           request.graceWindow.value_or(cfg.graceWindow), cfg.minConfirmations);
+    if (!terms)
+        return fail(QString::fromUtf8(name(terms.error()).data()));
+    invoice.terms = *terms;
+
+    const quint64 internal = d->nextRequest++;
+    d->creations[internal] = PendingCreation{request, invoice, invoice.asset};
+    QString label = QStringLiteral("settledesk");
+    if (!request.orderRef.isEmpty())
+        label += QStringLiteral(" order ") + request.orderRef;
+    slot->backend->allocateAddress(internal, label);
+}
+
+void Engine::loadInvoices(quint64 requestId, const InvoiceFilter &filter)
+{
+    if (!d->ensureStore())
+        return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
+    auto rows = d->store->invoices(filter);
+    auto total = d->store->countInvoices(filter);
+    if (!rows || !total) {
+        const StoreError e = rows ? total.error() : rows.error();
+        d->storeFailed(e);
+        return Q_EMIT loadFailed(requestId, e.message);
+    }
+    Q_EMIT invoicesLoaded(requestId, *rows, *total);
+}
+
+void Engine::loadInvoice(quint64 requestId, qint64 invoiceId)
+{
+    if (!d->ensureStore())
+        return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
+    auto record = d->store->invoice(invoiceId);
+    if (!record)
+        return Q_EMIT loadFailed(requestId, record.error().message);
+    auto events = d->store->invoiceEvents(invoiceId);
+    Q_EMIT invoiceLoaded(requestId, *record, events.value_or(QList<InvoiceEventRecord>{}));
+}
+
+void Engine::loadRefunds(quint64 requestId)
+{
+    if (!d->ensureStore())
+        return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
+    auto items = d->store->refunds();
+    if (!items)
+        return Q_EMIT loadFailed(requestId, items.error().message);
+    Q_EMIT refundsLoaded(requestId, *items);
+}
+
+void Engine::pollNow()
+{
+    if (!d->polling)
+        return;
+    for (auto &slot : d->backends)
+        if (!slot->inflight)
+            d->poll(*slot);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+bool Engine::Private::ensureStore()
+{
+    if (store && databaseOk)
+        return true;
+    store.reset();
+    auto opened = Store::open(config.databaseUrl, QStringLiteral("settledesk-engine-%1").arg(quintptr(q)),
+                              readSecret(config.databasePasswordEnv, QStringLiteral("database")));
+    if (!opened) {
+        if (databaseOk || lastChangeToken != -2)
+            Q_EMIT q->databaseStatusChanged(false, opened.error().message);
+        databaseOk = false;
+        lastChangeToken = -2;
+        return false;
+    }
+    store = std::move(*opened);
+    databaseOk = true;
+    lastChangeToken = -1;
+    Q_EMIT q->databaseStatusChanged(true, store->describe());
+    return true;
+}
+
+void Engine::Private::storeFailed(const StoreError &error)
+{
+    qCWarning(lcEngine) << "store:" << error.message;
+    if (error.kind == StoreError::Unreachable && databaseOk) {
+        databaseOk = false;
+        Q_EMIT q->databaseStatusChanged(false, error.message);
+    }
+}
+
+void Engine::Private::schedulePoll(BackendSlot &slot, int delayMs)
+{
+    if (running && polling)
+        slot.pollTimer->start(delayMs);
+}
+
+void Engine::Private::poll(BackendSlot &slot)
+{
+    if (slot.inflight)
+        return; // one request at a time per wallet; the answer re-arms the timer
+    slot.pollTimer->stop();
+    if (!ensureStore()) {
+        schedulePoll(slot, std::min(MaxBackoffMs, slot.config.pollIntervalMs * 4));
+        return;
+    }
+    auto cursor = store->cursor(slot.backend->backendId());
+    if (!cursor) {
+        storeFailed(cursor.error());
+        schedulePoll(slot, slot.config.pollIntervalMs);
+        return;
+    }
+    // Re-examine the last blocks on every poll so reorgs and confirmations are seen; enough of them to
+    // follow a deposit until it has the confirmations the asset requires.
+    const quint64 depth = std::max<quint64>(slot.config.reorgDepth, quint64(slot.config.minConfirmations) + 1);
+    const quint64 cursorHeight = *cursor ? (*cursor)->height : 0;
+    slot.inflightFrom = cursorHeight > depth ? cursorHeight - depth : 0;
+    slot.inflight = nextRequest++;
+    slot.inflightStartedAt = now();
+    slot.backend->poll(slot.inflight, slot.inflightFrom);
+}
+
+void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot)
+{
+    if (requestId != slot.inflight)
+        return;
+    slot.inflight = 0;
+    const TimePoint pollStart = slot.inflightStartedAt;
+    if (!ensureStore()) {
+        schedulePoll(slot, slot.config.pollIntervalMs);
+        return;
+    }
+    const TimePoint t = now();
+    QList<RecordOutcome> outcomes;
+    // 1. Everything the wallet reports, in one transaction.
+    auto recorded = store->recordObservations(snapshot.transfers, t);
+    if (!recorded) {
+        storeFailed(recorded.error());
+        setHealth(slot, BackendHealth::Degraded, tr("database: %1").arg(recorded.error().message));
+        schedulePoll(slot, slot.config.pollIntervalMs);
+        return;
+    }
+    outcomes += *recorded;
+    for (const RecordOutcome &o : *recorded)
+        if (o.kind == RecordOutcome::Rejected)
+            qCWarning(lcEngine) << slot.config.asset << "wallet reported an inconsistent deposit:" << o.message;
+
+    // 2. What the store holds in the re-examined range but the wallet no longer reports was dropped or
+    //    reorged out.
+    std::set<DepositKey> present;
+    for (const Observation &o : snapshot.transfers)
+        present.insert(o.key);
+    auto known = store->depositsAbove(slot.config.asset, snapshot.fromHeight);
+    if (!known) {
+        storeFailed(known.error());
+        schedulePoll(slot, slot.config.pollIntervalMs);
+        return;
+    }
+    for (const DepositRecord &r : *known) {
+        if (r.deposit.status == DepositStatus::Reversed || present.count(r.deposit.key))
+            continue;
+        auto reversed = store->reverseDeposit(slot.config.asset, r.deposit.key, t);
+        if (!reversed) {
+            storeFailed(reversed.error());
+            continue;
+        }
+        qCInfo(lcEngine) << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
+        outcomes.push_back(*reversed);
+    }
+
+    // 3. The cursor moves only after everything above is stored: a crash repeats the poll, never skips it.
+    auto saved = store->setCursor(WalletCursor{slot.backend->backendId(), snapshot.chainHeight, snapshot.tipHash});
+    if (!saved)
+        storeFailed(saved.error());
+
+    slot.failures = 0;
+    slot.caughtUp = true;
+    slot.lastCompletedPollStart = pollStart;
+    slot.status.chainHeight = snapshot.chainHeight;
+    slot.status.lastSuccess = toQDateTime(t);
+    setHealth(slot, BackendHealth::Ok, QString());
+    publishOutcomes(outcomes);
+    expireWhatIsDue();
+    schedulePoll(slot, slot.config.pollIntervalMs);
+}
+
+void Engine::Private::onPollFailed(BackendSlot &slot, quint64, const QString &error)
+{
+    slot.inflight = 0;
+    ++slot.failures;
+    const bool auth = error.contains(QLatin1String("authentication"), Qt::CaseInsensitive);
+    setHealth(slot, auth || slot.failures >= DownAfterFailures ? BackendHealth::Down : BackendHealth::Degraded, error);
+    const int backoff = std::min<qint64>(MaxBackoffMs, qint64(slot.config.pollIntervalMs) << std::min(slot.failures, 10));
+    schedulePoll(slot, backoff);
+}
+
+void Engine::Private::setHealth(BackendSlot &slot, BackendHealth health, const QString &error)
+{
+    const bool changed = slot.status.health != health || slot.status.lastError != error;
+    slot.status.health = health;
+    slot.status.lastError = error;
+    if (!error.isEmpty())
+        qCWarning(lcEngine) << slot.config.asset << name(health).data() << error;
+    if (changed || health == BackendHealth::Ok)
+        Q_EMIT q->backendStatusChanged(slot.status);
+}
+
+// Expires the invoices whose hard boundary has passed — but only up to the start of the latest completed
+// poll of every wallet: a deposit first seen in time but not yet fetched must not find its invoice expired.
+void Engine::Private::expireWhatIsDue()
+{
+    if (!running || !polling || !ensureStore())
+        return;
+    TimePoint horizon = now();
+    for (auto &slot : backends) {
+        if (!slot->lastCompletedPollStart) {
+            armBoundaryTimer();
+            return; // still catching up on this wallet's history
+        }
+        horizon = std::min(horizon, *slot->lastCompletedPollStart);
+    }
+    auto expired = store->expireDue(horizon);
+    if (!expired) {
+        storeFailed(expired.error());
+        return;
+    }
+    publishOutcomes(*expired);
+    armBoundaryTimer();
+}
+
+void Engine::Private::armBoundaryTimer()
+{
+    if (!running || !polling || !store)
+        return;
+    const TimePoint t = now();
+    auto next = store->nextBoundary(t);
+    if (!next) {
+        storeFailed(next.error());
+        return;
+    }
+    if (!*next) {
+        boundaryTimer->stop();
+        return;
+    }
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(**next - t).count();
+    boundaryTimer->start(int(std::clamp<qint64>(wait + 1, 0, 3'600'000)));
+}
+
+void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
+{
+    QSet<qint64> invoiceIds;
+    bool refundsTouched = false;
+    for (const RecordOutcome &o : outcomes) {
+        if (o.kind == RecordOutcome::Duplicate)
+            continue;
+        if (o.invoiceId)
+            invoiceIds.insert(*o.invoiceId);
+        if (o.refundId)
+            refundsTouched = true;
+        if (o.alert)
+            Q_EMIT q->alert(o.message);
+        if (o.refundId && o.kind == RecordOutcome::RoutedToRefund) {
+            if (auto item = store->refund(*o.refundId))
+                Q_EMIT q->refundQueued(*item);
+        }
+    }
+    QList<InvoiceRecord> changed;
+    for (qint64 id : invoiceIds) {
+        auto record = store->invoice(id);
+        if (!record)
+            continue;
+        changed.push_back(*record);
+        for (const RecordOutcome &o : outcomes)
+            if (o.invoiceId == id && o.after == InvoiceState::Settled && o.before != InvoiceState::Settled)
+                Q_EMIT q->invoiceSettled(*record);
+    }
+    if (!changed.isEmpty())
+        Q_EMIT q->invoicesChanged(changed);
+    if (refundsTouched || !changed.isEmpty()) {
+        if (auto pending = store->refunds(RefundStatus::Pending))
+            Q_EMIT q->refundsChanged(*pending);
+    }
+    if (auto token = store->changeToken())
+        lastChangeToken = *token;
+}
+
+// Another process or machine may write: a cheap token check, then only the invoices updated since.
+void Engine::Private::checkForChanges()
+{
+    if (!ensureStore())
+        return;
+    auto token = store->changeToken();
+    if (!token) {
+        storeFailed(token.error());
+        return;
+    }
+    if (*token == lastChangeToken)
+        return;
+    lastChangeToken = *token;
+    InvoiceFilter filter;
+    // A small overlap covers clocks of other machines that run a little behind.
+    filter.updatedSince = lastChangeScan.addSecs(-5);
+    lastChangeScan = toQDateTime(now());
+    if (auto rows = store->invoices(filter); rows && !rows->isEmpty())
+        Q_EMIT q->invoicesChanged(*rows);
+    if (auto pending = store->refunds(RefundStatus::Pending))
+        Q_EMIT q->refundsChanged(*pending);
+    armBoundaryTimer();
+}
+
+} // namespace sd
