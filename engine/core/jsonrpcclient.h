@@ -1,0 +1,102 @@
+// A JSON-RPC 2.0 client over HTTP for wallet backends (Monero wallet-rpc, Bitcoin Core, Ethereum nodes):
+// one endpoint, optional HTTP authentication, a hard per-request deadline, exact JSON (see jsonvalue.h) and
+// one clear error per failure mode.
+#pragma once
+
+#include "jsonvalue.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUrl>
+
+#include <expected>
+#include <functional>
+
+class QAuthenticator;
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace sd {
+
+struct RpcError
+{
+    enum Kind : std::uint8_t {
+        Connection,     // refused, host not found, reset
+        Timeout,        // no complete answer within the deadline
+        Authentication, // HTTP 401/403: credentials missing or wrong
+        Http,           // any other non-2xx status
+        Protocol,       // not JSON, truncated, not a JSON-RPC response, wrong types or missing fields
+        Rpc,            // the server answered with a JSON-RPC error object
+    };
+    Kind kind = Protocol;
+    int code = 0;    // HTTP status for Http/Authentication, the JSON-RPC error code for Rpc
+    QString message; // complete and readable: "wallet RPC http://...: connection refused"
+};
+
+std::string_view name(RpcError::Kind kind);
+
+template<typename T>
+using RpcResult = std::expected<T, RpcError>;
+
+class JsonRpcClient : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        QUrl url;              // the JSON-RPC endpoint, e.g. http://127.0.0.1:18083/json_rpc
+        QString user;          // empty: no authentication offered
+        QString password;
+        int timeoutMs = 10000; // whole request: connect, send, wait, receive
+        qint64 maxResponseBytes = 64 * 1024 * 1024;
+        QString peerName = QStringLiteral("JSON-RPC"); // for messages: "wallet RPC", "monerod"
+    };
+    using Callback = std::function<void(RpcResult<JsonValue>)>;
+
+    // `nam` is not owned and must outlive the client; both live in the calling thread.
+    JsonRpcClient(QNetworkAccessManager *nam, Options options, QObject *parent = nullptr);
+    ~JsonRpcClient() override; // aborts what is in flight; their callbacks never run
+
+    const Options &options() const { return m_options; }
+    void setTimeoutMs(int ms) { m_options.timeoutMs = ms; }
+
+    // Calls `method` with `params` (an object or array; null sends none). `done` runs exactly once, later,
+    // with the `result` member or an error. A per-call timeout of 0 means the client's.
+    void call(const QString &method, const JsonValue &params, Callback done, int timeoutMs = 0);
+
+    // POSTs `body` as JSON to `path` on the same host (for non-JSON-RPC endpoints such as monerod's
+    // /pop_blocks); `done` gets the whole response document.
+    void post(const QString &path, const JsonValue &body, Callback done, int timeoutMs = 0);
+
+    // Pure helpers, public for tests.
+    static QByteArray requestBody(quint64 id, const QString &method, const JsonValue &params);
+    // Turns a JSON-RPC response body into the result or a Protocol/Rpc error (messages prefixed by `who`).
+    static RpcResult<JsonValue> parseResponse(const QByteArray &body, quint64 expectedId, const QString &who);
+
+private:
+    struct Pending
+    {
+        Callback done;
+        quint64 id = 0;          // 0 for post()
+        bool timedOut = false;
+        bool tooLarge = false;
+        int authAttempts = 0;
+        int timeoutMs = 0;
+        QString what;            // "get_transfers" / "/pop_blocks", for messages
+    };
+
+    void send(const QUrl &url, const QByteArray &body, quint64 id, const QString &what, Callback done, int timeoutMs);
+    void onFinished(QNetworkReply *reply);
+    void onAuthenticationRequired(QNetworkReply *reply, QAuthenticator *authenticator);
+    RpcError transportError(QNetworkReply *reply, const Pending &pending) const;
+    QString who(const QString &what) const;
+
+    QNetworkAccessManager *m_nam;
+    Options m_options;
+    quint64 m_nextId = 1;
+    QHash<QNetworkReply *, Pending> m_pending;
+};
+
+} // namespace sd
