@@ -1,0 +1,163 @@
+#include "monerobackend.h"
+
+#include <QDateTime>
+#include <QSet>
+
+#include <algorithm>
+#include <limits>
+
+namespace sd {
+
+namespace {
+
+// Unix times above this are not block times a wallet can report (year 2286); refusing them keeps the
+// conversion to milliseconds far from overflow.
+constexpr quint64 MaxTimestamp = 9999999999ULL;
+// Monero's unlock_time: below this it is a block height, from it on a unix time.
+constexpr quint64 UnlockTimeIsTimestamp = 500000000ULL;
+
+QString depositOutput(const MoneroSubaddressIndex &index)
+{
+    return QStringLiteral("%1/%2").arg(index.major).arg(index.minor);
+}
+
+} // namespace
+
+MoneroBackend::MoneroBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                             QObject *parent)
+    : WalletBackend(parent), m_config(config)
+{
+    JsonRpcClient::Options options;
+    options.url = QUrl(config.walletRpcUrl);
+    options.user = config.walletRpcUser;
+    options.password = password;
+    options.timeoutMs = config.requestTimeoutMs;
+    options.peerName = QStringLiteral("Monero wallet RPC");
+    m_client = new MoneroWalletClient(nam, std::move(options), this);
+}
+
+QString MoneroBackend::backendId() const
+{
+    return QStringLiteral("xmr:") + m_config.walletRpcUrl;
+}
+
+QString MoneroBackend::asset() const
+{
+    return QStringLiteral("XMR");
+}
+
+void MoneroBackend::allocateAddress(quint64 requestId, const QString &label)
+{
+    m_client->createAddress(m_config.accountIndex, label, [this, requestId](RpcResult<MoneroNewAddress> result) {
+        if (!result)
+            return Q_EMIT requestFailed(requestId, result.error().message);
+        Q_EMIT addressAllocated(requestId, result->address, std::optional<quint64>(result->addressIndex));
+    });
+}
+
+void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
+{
+    // The wallet lists mined payments only after it has scanned their block, so it is refreshed first
+    // (a no-op refresh costs about one daemon round trip); get_transfers with pool:true scans the pool itself.
+    m_client->refresh([this, requestId, fromHeight](RpcResult<MoneroRefreshResult> refreshed) {
+        if (!refreshed)
+            return Q_EMIT requestFailed(requestId, refreshed.error().message);
+        m_client->getHeight([this, requestId, fromHeight](RpcResult<quint64> height) {
+            if (!height)
+                return Q_EMIT requestFailed(requestId, height.error().message);
+            MoneroTransferQuery query;
+            query.in = true;
+            query.pool = true;
+            query.accountIndex = m_config.accountIndex;
+            // Only what is above fromHeight: the work per poll follows what is new, not the wallet's history.
+            // No upper bound: a block the wallet scans between get_height and get_transfers (auto-refresh)
+            // must not make a payment vanish from both the pool and the mined list.
+            query.minHeight = fromHeight;
+            const quint64 walletHeight = *height;
+            m_client->getTransfers(query, [this, requestId, fromHeight, walletHeight](RpcResult<MoneroTransfers> transfers) {
+                if (!transfers)
+                    return Q_EMIT requestFailed(requestId, transfers.error().message);
+                const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)").arg(m_config.walletRpcUrl);
+                auto snapshot = buildSnapshot(*transfers, fromHeight, walletHeight, m_config.accountIndex,
+                                              QDateTime::currentSecsSinceEpoch(), who);
+                if (!snapshot)
+                    return Q_EMIT requestFailed(requestId, snapshot.error().message);
+                Q_EMIT polled(requestId, *snapshot);
+            });
+        });
+    });
+}
+
+RpcResult<WalletSnapshot> MoneroBackend::buildSnapshot(const MoneroTransfers &transfers, quint64 fromHeight,
+                                                       quint64 walletHeight, quint32 accountIndex, qint64 nowSecs,
+                                                       const QString &who)
+{
+    const auto protocol = [&who](const QString &why) {
+        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
+    };
+    WalletSnapshot snapshot;
+    snapshot.fromHeight = fromHeight;
+    snapshot.chainHeight = walletHeight;
+
+    QSet<std::pair<QString, QString>> minedKeys, poolKeys;
+    QList<Observation> mined, pool;
+    const auto observe = [&](const MoneroTransfer &t, bool isPool) -> std::optional<QString> {
+        if (t.subaddrIndex.major != accountIndex)
+            return QStringLiteral("transfer %1 is for account %2, not the configured account %3")
+                .arg(t.txid).arg(t.subaddrIndex.major).arg(accountIndex);
+        if (t.timestamp > MaxTimestamp)
+            return QStringLiteral("transfer %1 has an impossible timestamp %2").arg(t.txid).arg(t.timestamp);
+        Observation o;
+        o.asset = QStringLiteral("XMR");
+        o.key = DepositKey{t.txid.toLower().toStdString(), depositOutput(t.subaddrIndex).toStdString()};
+        o.amount = t.amount;
+        o.effectiveAt = TimePoint(std::chrono::milliseconds(qint64(t.timestamp) * 1000));
+        o.address = t.address;
+        o.addressIndex = t.subaddrIndex.minor;
+        if (!isPool) {
+            o.height = t.height;
+            o.confirmations = std::uint32_t(std::min<quint64>(t.confirmations, std::numeric_limits<std::uint32_t>::max()));
+            // A payment with an unlock time in the future cannot be spent yet, however deep it is: it is
+            // held at 0 confirmations, so it never settles an invoice before the money is usable.
+            const bool timeLocked = t.unlockTime != 0
+                && (t.unlockTime < UnlockTimeIsTimestamp ? walletHeight < t.unlockTime : nowSecs < qint64(t.unlockTime));
+            if (timeLocked)
+                o.confirmations = 0;
+            snapshot.chainHeight = std::max(snapshot.chainHeight, t.height + 1);
+        }
+        (isPool ? pool : mined).append(o);
+        return std::nullopt;
+    };
+
+    for (const MoneroTransfer &t : transfers.in) {
+        const auto key = std::pair(t.txid.toLower(), depositOutput(t.subaddrIndex));
+        if (minedKeys.contains(key))
+            return protocol(QStringLiteral("transfer %1 to subaddress %2 listed twice").arg(key.first, key.second));
+        minedKeys.insert(key);
+        if (auto error = observe(t, false))
+            return protocol(*error);
+    }
+    for (const MoneroTransfer &t : transfers.pool) {
+        // After a reorg the wallet lists a mined tx again in the pool with amount 0: not a payment.
+        if (t.amount == 0)
+            continue;
+        const auto key = std::pair(t.txid.toLower(), depositOutput(t.subaddrIndex));
+        if (minedKeys.contains(key))
+            continue; // mined already; the stale pool entry lingers until the wallet rescans the pool
+        if (poolKeys.contains(key))
+            return protocol(QStringLiteral("pool transfer %1 to subaddress %2 listed twice").arg(key.first, key.second));
+        poolKeys.insert(key);
+        if (auto error = observe(t, true))
+            return protocol(*error);
+    }
+    // The wallet's lists are unordered: sort for a stable snapshot (mined by height, then the pool).
+    const auto byHeightThenKey = [](const Observation &a, const Observation &b) {
+        return std::tie(a.height, a.key) < std::tie(b.height, b.key);
+    };
+    std::sort(mined.begin(), mined.end(), byHeightThenKey);
+    std::sort(pool.begin(), pool.end(), byHeightThenKey);
+    snapshot.transfers = mined + pool;
+    return snapshot;
+}
+
+} // namespace sd

@@ -1,0 +1,43 @@
+// The Monero wallet backend: one monero-wallet-rpc account, one subaddress per invoice, polled by height.
+#pragma once
+
+#include "config.h"
+#include "monerowalletclient.h"
+#include "walletbackend.h"
+
+class QNetworkAccessManager;
+
+namespace sd {
+
+class MoneroBackend : public WalletBackend
+{
+    Q_OBJECT
+public:
+    // `nam` belongs to the engine thread and must outlive the backend. `password` is the wallet RPC
+    // password (digest login); empty with an empty walletRpcUser for a wallet run with --disable-rpc-login.
+    MoneroBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                  QObject *parent = nullptr);
+
+    QString backendId() const override; // "xmr:" + wallet RPC URL
+    QString asset() const override;     // "XMR"
+
+    // create_address {account_index, label}; answers with the subaddress and its minor index.
+    void allocateAddress(quint64 requestId, const QString &label) override;
+    // refresh, get_height, then get_transfers {in, pool, account, min_height = fromHeight (exclusive)}.
+    void poll(quint64 requestId, quint64 fromHeight) override;
+
+    MoneroWalletClient *client() { return m_client; }
+
+    // The snapshot for one get_transfers answer: one observation per (txid, subaddress), pool entries
+    // with amount 0 or also listed as mined left out, time-locked payments held at 0 confirmations.
+    // Pure; public for tests. `nowSecs` is only used for unlock times given as unix time.
+    static RpcResult<WalletSnapshot> buildSnapshot(const MoneroTransfers &transfers, quint64 fromHeight,
+                                                   quint64 walletHeight, quint32 accountIndex, qint64 nowSecs,
+                                                   const QString &who);
+
+private:
+    AssetConfig m_config;
+    MoneroWalletClient *m_client;
+};
+
+} // namespace sd
