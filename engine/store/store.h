@@ -167,6 +167,9 @@ struct InvoiceFilter
     std::optional<QDateTime> updatedSince; // only invoices changed at or after this time (live updates)
     int limit = -1;      // -1: all
     int offset = 0;
+    // Keyset paging (reports, exports): when set, only invoices with an id above it, ordered by id ascending
+    // (oldest first) instead of newest first; `limit` is the page size. Cheap at any depth, unlike offset.
+    std::optional<qint64> afterId;
 };
 
 class Store
