@@ -1,0 +1,252 @@
+#include "reportcommand.h"
+
+#include "cli.h"
+#include "config.h"
+#include "reportexporter.h"
+#include "store.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+
+namespace sd {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void onReportSignal(int) { g_interrupted.store(true); }
+
+// Restores the previous handlers when the command returns (tests run it in-process).
+class InterruptGuard
+{
+public:
+    InterruptGuard()
+    {
+        g_interrupted.store(false);
+        struct sigaction sa = {};
+        sa.sa_handler = onReportSignal;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGINT, &sa, &m_oldInt);
+        ::sigaction(SIGTERM, &sa, &m_oldTerm);
+    }
+    ~InterruptGuard()
+    {
+        ::sigaction(SIGINT, &m_oldInt, nullptr);
+        ::sigaction(SIGTERM, &m_oldTerm, nullptr);
+    }
+
+private:
+    struct sigaction m_oldInt = {}, m_oldTerm = {};
+};
+
+constexpr int ExitInterrupted = 130;
+
+void out(FILE *stream, const QString &text)
+{
+    std::fputs(text.toUtf8().constData(), stream);
+    if (!text.endsWith(QLatin1Char('\n')))
+        std::fputc('\n', stream);
+    std::fflush(stream);
+}
+
+int fail(int code, const QString &message)
+{
+    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
+    return code;
+}
+
+int storeFailure(StoreError::Kind kind, const QString &message)
+{
+    switch (kind) {
+    case StoreError::NotFound: return fail(ExitNotFound, message);
+    case StoreError::Invalid: return fail(ExitUsage, message);
+    case StoreError::Conflict: return fail(ExitRefused, message);
+    case StoreError::Unreachable:
+    case StoreError::SchemaTooNew:
+    case StoreError::Internal: break;
+    }
+    return fail(ExitUnreachable, message);
+}
+
+QString text(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString units(const Decimal::Int &v, int decimals) { return QString::fromLatin1(unitsText(v, decimals)); }
+QString atomicText(const Decimal::Int &v) { return QString::fromStdString(v.str()); }
+
+QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, ReportFormat format, const QString &path)
+{
+    QJsonArray totals;
+    for (const InvoiceTotal &t : s.invoiceTotals)
+        totals.append(QJsonObject{
+            {QStringLiteral("asset"), t.asset},
+            {QStringLiteral("state"), text(name(t.state))},
+            {QStringLiteral("count"), t.count},
+            {QStringLiteral("fiat_currency"), t.fiatCurrency.isEmpty() ? QJsonValue() : QJsonValue(t.fiatCurrency)},
+            {QStringLiteral("fiat_amount"),
+             t.fiatCurrency.isEmpty() ? QJsonValue() : QJsonValue(QString::fromStdString(t.fiat.toString()))},
+            {QStringLiteral("amount_due"), units(t.due, t.decimals)},
+            {QStringLiteral("amount_due_atomic"), atomicText(t.due)},
+            {QStringLiteral("amount_received"), units(t.received, t.decimals)},
+            {QStringLiteral("amount_received_atomic"), atomicText(t.received)},
+            {QStringLiteral("surplus"), units(t.surplus, t.decimals)},
+            {QStringLiteral("surplus_atomic"), atomicText(t.surplus)},
+        });
+    QJsonArray refunds;
+    for (const RefundTotal &t : s.refundTotals)
+        refunds.append(QJsonObject{
+            {QStringLiteral("asset"), t.asset},
+            {QStringLiteral("movement"), text(name(t.movement))},
+            {QStringLiteral("count"), t.count},
+            {QStringLiteral("amount"), units(t.amount, t.decimals)},
+            {QStringLiteral("amount_atomic"), atomicText(t.amount)},
+            {QStringLiteral("fee"), units(t.fee, t.decimals)},
+            {QStringLiteral("fee_atomic"), atomicText(t.fee)},
+        });
+    QJsonArray volume;
+    for (const auto &[asset, sum] : s.settledVolume)
+        volume.append(QJsonObject{{QStringLiteral("asset"), asset},
+                                  {QStringLiteral("amount"), units(sum, assetDecimals(asset))},
+                                  {QStringLiteral("amount_atomic"), atomicText(sum)}});
+    return QJsonObject{
+        {QStringLiteral("file"), QFileInfo(path).absoluteFilePath()},
+        {QStringLiteral("format"), text(name(format))},
+        {QStringLiteral("from"), QString::fromLatin1(isoUtcText(request.from))},
+        {QStringLiteral("to_exclusive"), QString::fromLatin1(isoUtcText(request.to))},
+        {QStringLiteral("asset"), request.asset.isEmpty() ? QJsonValue() : QJsonValue(request.asset)},
+        {QStringLiteral("state"), request.state ? QJsonValue(text(name(*request.state))) : QJsonValue()},
+        {QStringLiteral("invoices"), s.invoices},
+        {QStringLiteral("refund_items"), s.refundItems},
+        {QStringLiteral("totals"), totals},
+        {QStringLiteral("refund_totals"), refunds},
+        {QStringLiteral("settled_volume"), volume},
+    };
+}
+
+} // namespace
+
+int runReportCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Write a settlement report: one line per invoice created in the range, totals per asset and state, and the "
+        "refund queue's movements in the range. CSV columns and exit codes: docs/cli.md."));
+    parser.addHelpOption();
+    const QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
+    const QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL: sqlite:/path/file.db or postgres://user@host:port/db."),
+                                QStringLiteral("URL"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print the report's totals as JSON on stdout."));
+    const QCommandLineOption from(QStringLiteral("from"),
+                                  QStringLiteral("First day (YYYY-MM-DD, UTC) or instant (ISO date-time) of invoice creation."),
+                                  QStringLiteral("DATE"));
+    const QCommandLineOption to(QStringLiteral("to"),
+                                QStringLiteral("Last day (inclusive, YYYY-MM-DD, UTC) or instant (inclusive, ISO date-time)."),
+                                QStringLiteral("DATE"));
+    const QCommandLineOption asset(QStringLiteral("asset"), QStringLiteral("Only invoices and refund items of this asset (XMR, BTC, USDT)."),
+                                   QStringLiteral("ASSET"));
+    const QCommandLineOption state(QStringLiteral("state"), QStringLiteral("Only invoices in this state (awaiting_payment, "
+                                                                           "partially_paid, confirming, settled, underpaid_expired, expired)."),
+                                   QStringLiteral("STATE"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("csv or pdf (default: from the --out file's extension)."),
+                                    QStringLiteral("FORMAT"));
+    const QCommandLineOption output(QStringLiteral("out"), QStringLiteral("Output file; - writes CSV to stdout. Written whole or not at all."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption bom(QStringLiteral("bom"), QStringLiteral("Start the CSV with a UTF-8 byte order mark (for Excel's double-click import)."));
+    parser.addOptions({config, db, json, from, to, asset, state, format, output, bom});
+    parser.addPositionalArgument(QStringLiteral("report"), QStringLiteral("The command."), QStringLiteral("report"));
+
+    if (!parser.parse(arguments))
+        return fail(ExitUsage, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out(stdout, parser.helpText());
+        return ExitOk;
+    }
+    const QStringList words = parser.positionalArguments();
+    if (words.size() != 1 || words.first() != QLatin1String("report"))
+        return fail(ExitUsage, words.size() > 1 ? QStringLiteral("unexpected argument %1").arg(words.at(1))
+                                                : QStringLiteral("usage: settledesk report --from DATE --to DATE --out FILE"));
+    for (const QCommandLineOption *required : {&from, &to, &output})
+        if (!parser.isSet(*required))
+            return fail(ExitUsage, QStringLiteral("--%1 is required (settledesk report --help)").arg(required->names().first()));
+
+    auto request = makeReportRequest(parser.value(from), parser.value(to), parser.value(asset), parser.value(state));
+    if (!request)
+        return fail(ExitUsage, request.error());
+
+    const QString path = parser.value(output);
+    const bool toStdout = path == QLatin1String("-");
+    ExportOptions options;
+    options.byteOrderMark = parser.isSet(bom);
+    if (parser.isSet(format)) {
+        const auto f = parseReportFormat(parser.value(format).toLower().toStdString());
+        if (!f)
+            return fail(ExitUsage, QStringLiteral("unknown format \"%1\" (csv or pdf)").arg(parser.value(format)));
+        options.format = *f;
+    } else if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        options.format = ReportFormat::Pdf;
+    } else if (path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) || toStdout) {
+        options.format = ReportFormat::Csv;
+    } else {
+        return fail(ExitUsage, QStringLiteral("give --format csv or pdf (the file name %1 does not say)").arg(path));
+    }
+    if (toStdout && options.format != ReportFormat::Csv)
+        return fail(ExitUsage, QStringLiteral("--out - is for CSV only; give a file name for a PDF"));
+    if (toStdout && parser.isSet(json))
+        return fail(ExitUsage, QStringLiteral("--json prints the totals on stdout, so --out - cannot be used with it"));
+    if (options.format == ReportFormat::Pdf && !qobject_cast<QGuiApplication *>(QCoreApplication::instance()))
+        return fail(ExitUsage, QStringLiteral("PDF output needs the font machinery of a QGuiApplication, which this "
+                                              "program did not start; use --format csv"));
+
+    auto cfg = Config::load(parser.value(config));
+    if (!cfg)
+        return fail(ExitUsage, cfg.error());
+    if (parser.isSet(db))
+        cfg->databaseUrl = parser.value(db);
+    const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
+                                 ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database"))
+                                 : QString();
+    auto store = Store::open(cfg->databaseUrl, QStringLiteral("settledesk-report"), password);
+    if (!store)
+        return storeFailure(store.error().kind, store.error().message);
+
+    InterruptGuard guard;
+    ReportExporter exporter(**store, *request, options);
+    exporter.setProgress([](qint64, qint64) { return !g_interrupted.load(); });
+    std::expected<ExportSummary, ExportFailure> result;
+    if (toStdout) {
+        QFile stdoutFile;
+        if (!stdoutFile.open(stdout, QIODevice::WriteOnly))
+            return fail(ExitUsage, QStringLiteral("cannot write to stdout"));
+        result = exporter.write(stdoutFile);
+    } else {
+        result = exporter.writeFile(path);
+    }
+    if (!result) {
+        switch (result.error().kind) {
+        case ExportFailure::Cancelled: return fail(ExitInterrupted, QStringLiteral("interrupted; no report was written"));
+        case ExportFailure::Store: return storeFailure(result.error().storeKind, result.error().message);
+        case ExportFailure::Output: return fail(ExitUsage, result.error().message);
+        }
+    }
+    if (parser.isSet(json)) {
+        out(stdout, QString::fromUtf8(
+                        QJsonDocument(summaryJson(*result, *request, options.format, path)).toJson(QJsonDocument::Indented)));
+    } else {
+        FILE *stream = toStdout ? stderr : stdout;
+        out(stream, QStringLiteral("%1 invoice(s) and %2 refund item(s), created %3 (UTC)%4")
+                        .arg(result->invoices)
+                        .arg(result->refundItems)
+                        .arg(request->describeRange(), toStdout ? QString() : QStringLiteral(", written to ") + path));
+        for (const auto &[code, sum] : result->settledVolume)
+            out(stream, QStringLiteral("settled %1 %2").arg(units(sum, assetDecimals(code)), code));
+    }
+    return ExitOk;
+}
+
+} // namespace sd

@@ -1,0 +1,31 @@
+// The settlement report's CSV layout: one rectangular table with a fixed header whose first column,
+// record_type, says what a row is (invoice, total, refund, refund_total). One header and one column set for
+// every row is what spreadsheets and accounting imports handle without fixes; filtering on record_type
+// separates the concerns. The column order is a contract (docs/cli.md): columns are only ever appended.
+#pragma once
+
+#include "csvwriter.h"
+#include "reporttotals.h"
+
+#include <QByteArrayList>
+
+namespace sd {
+
+class CsvReport
+{
+public:
+    static const QByteArrayList &columns();
+
+    explicit CsvReport(CsvWriter &writer) : m_writer(writer) {}
+
+    void writeHeader();
+    void writeInvoice(const InvoiceLine &line);
+    void writeTotal(const InvoiceTotal &total);
+    void writeRefund(const RefundItem &item, const std::vector<RefundMovement> &movements);
+    void writeRefundTotal(const RefundTotal &total);
+
+private:
+    CsvWriter &m_writer;
+};
+
+} // namespace sd

@@ -1,0 +1,411 @@
+#include "pdfreport.h"
+
+#include <QFontMetricsF>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+
+namespace sd {
+
+namespace {
+
+constexpr int Dpi = 300;
+constexpr qreal mm(qreal v) { return v * Dpi / 25.4; }
+
+QString sv(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+// Free text on one line: control characters (newlines in order references) become spaces.
+QString oneLine(const QString &text)
+{
+    QString s = text;
+    for (QChar &c : s)
+        if (c.category() == QChar::Other_Control || c == QChar::LineSeparator || c == QChar::ParagraphSeparator)
+            c = QLatin1Char(' ');
+    return s;
+}
+
+// Pads (or, for free text only, shortens with an ellipsis) to exactly `width` characters. Amounts are never
+// shortened: a wider number shifts its line rather than printing a wrong value.
+QString cell(const QString &text, int width, bool right, bool mayShorten = false)
+{
+    if (text.size() > width) {
+        if (mayShorten)
+            return text.left(width - 1) + QChar(0x2026);
+        return text;
+    }
+    return right ? text.rightJustified(width) : text.leftJustified(width);
+}
+
+QString shortTime(const QByteArray &iso) // "2026-11-29T19:00:00.000Z" -> "2026-11-29 19:00:00"
+{
+    if (iso.size() < 19)
+        return QString::fromLatin1(iso);
+    QString s = QString::fromLatin1(iso.left(19));
+    s[10] = QLatin1Char(' ');
+    return s;
+}
+
+QString units(const Decimal::Int &v, int decimals) { return QString::fromLatin1(unitsText(v, decimals)); }
+
+// Column widths (characters) of the invoice table.
+constexpr int WId = 8, WOrder = 22, WAsset = 5, WState = 17, WFiat = 18, WAmount = 19, WTime = 19;
+
+} // namespace
+
+struct PdfReport::Layout
+{
+    QPdfWriter *writer = nullptr;
+    QPainter *painter = nullptr;
+    QRectF page;      // printable area, device pixels
+    qreal y = 0;      // next free line's top
+    int pageNumber = 1;
+    QFont title, heading, body, small, mono, monoBold;
+    QString footer;
+
+    qreal lineHeight(const QFont &f) const { return QFontMetricsF(f, writer).height(); }
+    qreal bottom() const { return page.bottom() - lineHeight(small) * 1.6; }
+    void drawFooter()
+    {
+        painter->setFont(small);
+        painter->setPen(Qt::darkGray);
+        painter->drawText(QRectF(page.left(), page.bottom() - lineHeight(small), page.width(), lineHeight(small)),
+                          Qt::AlignLeft | Qt::AlignVCenter, footer);
+        painter->drawText(QRectF(page.left(), page.bottom() - lineHeight(small), page.width(), lineHeight(small)),
+                          Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("page %1").arg(pageNumber));
+        painter->setPen(Qt::black);
+    }
+    void newPage()
+    {
+        drawFooter();
+        writer->newPage();
+        ++pageNumber;
+        y = page.top();
+    }
+    // Starts a new page unless `height` still fits on this one.
+    void need(qreal height)
+    {
+        if (y + height > bottom())
+            newPage();
+    }
+    void text(const QFont &font, const QString &s, qreal gapAfter = 0)
+    {
+        const qreal h = lineHeight(font);
+        need(h);
+        painter->setFont(font);
+        painter->drawText(QPointF(page.left(), y + QFontMetricsF(font, writer).ascent()), s);
+        y += h + gapAfter;
+    }
+};
+
+PdfReport::PdfReport(const ReportRequest &request, const QDateTime &generatedAt)
+    : m_request(request), m_generatedAt(generatedAt)
+{
+}
+
+PdfReport::~PdfReport() = default;
+
+QString PdfReport::tableHeader()
+{
+    return QStringList{cell(QStringLiteral("Invoice"), WId, true), cell(QStringLiteral("Order"), WOrder, false),
+                       cell(QStringLiteral("Asset"), WAsset, false), cell(QStringLiteral("State"), WState, false),
+                       cell(QStringLiteral("Fiat"), WFiat, true), cell(QStringLiteral("Due"), WAmount, true),
+                       cell(QStringLiteral("Received"), WAmount, true), cell(QStringLiteral("Surplus"), WAmount, true),
+                       cell(QStringLiteral("Created (UTC)"), WTime, false),
+                       cell(QStringLiteral("Settled (UTC)"), WTime, false)}
+        .join(QLatin1Char(' '));
+}
+
+QString PdfReport::tableLine(const InvoiceLine &l)
+{
+    const QString fiat = l.fiatAmount.isEmpty() ? QString() : l.fiatAmount + QLatin1Char(' ') + l.fiatCurrency;
+    return QStringList{cell(QString::number(l.id), WId, true),
+                       cell(oneLine(l.orderRef), WOrder, false, true),
+                       cell(l.asset, WAsset, false),
+                       cell(sv(name(l.state)), WState, false),
+                       cell(fiat, WFiat, true),
+                       cell(QString::fromLatin1(unitsText(l.due, l.decimals)), WAmount, true),
+                       cell(QString::fromLatin1(unitsText(l.received, l.decimals)), WAmount, true),
+                       cell(QString::fromLatin1(unitsText(l.surplus, l.decimals)), WAmount, true),
+                       cell(shortTime(isoUtcText(l.createdAt)), WTime, false),
+                       cell(l.settledAt ? shortTime(isoUtcText(*l.settledAt)) : QString(), WTime, false)}
+        .join(QLatin1Char(' '));
+}
+
+bool PdfReport::openSpool(QString *error)
+{
+    m_spool = std::make_unique<QTemporaryFile>();
+    if (!m_spool->open()) {
+        *error = QStringLiteral("cannot create a temporary file for the PDF's rows: %1").arg(m_spool->errorString());
+        return false;
+    }
+    return true;
+}
+
+bool PdfReport::spoolInvoice(const InvoiceLine &line)
+{
+    QByteArray bytes = tableLine(line).toUtf8();
+    bytes += '\n';
+    ++m_spooled;
+    return m_spool->write(bytes) == bytes.size();
+}
+
+PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals, const QList<RefundItem> &refunds,
+                                    const std::function<bool(qint64)> &rowDrawn, QString *error)
+{
+    QPdfWriter writer(&out);
+    writer.setResolution(Dpi);
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
+                                     QPageLayout::Millimeter));
+    writer.setTitle(QStringLiteral("Settlement report %1").arg(m_request.describeRange()));
+    writer.setCreator(QStringLiteral("Settledesk"));
+    QPainter painter;
+    if (!painter.begin(&writer)) {
+        *error = QStringLiteral("cannot start the PDF: %1").arg(out.errorString());
+        return Outcome::Failed;
+    }
+
+    Layout l;
+    l.writer = &writer;
+    l.painter = &painter;
+    l.page = QRectF(QPointF(0, 0), writer.pageLayout().paintRectPixels(Dpi).size());
+    l.y = l.page.top();
+    l.title = QFont(QStringLiteral("DejaVu Sans"), 16, QFont::Bold);
+    l.heading = QFont(QStringLiteral("DejaVu Sans"), 11, QFont::Bold);
+    l.body = QFont(QStringLiteral("DejaVu Sans"), 9);
+    l.small = QFont(QStringLiteral("DejaVu Sans"), 7);
+    l.mono = QFont(QStringLiteral("DejaVu Sans Mono"), 8);
+    l.mono.setStyleHint(QFont::Monospace);
+    l.mono.setFixedPitch(true);
+    // The invoice table's line must fit the page width: shrink the monospaced font to fit, 8 pt at most.
+    const qreal width = QFontMetricsF(l.mono, &writer).horizontalAdvance(tableHeader());
+    if (width > l.page.width())
+        l.mono.setPointSizeF(8.0 * l.page.width() / width * 0.995);
+    l.monoBold = l.mono;
+    l.monoBold.setBold(true);
+    l.footer = QStringLiteral("Settledesk settlement report, invoices created %1 (UTC)").arg(m_request.describeRange());
+
+    drawSummary(l, totals);
+    bool cancelled = false;
+    if (!drawInvoiceTable(l, rowDrawn, error, &cancelled)) {
+        painter.end();
+        return cancelled ? Outcome::Cancelled : Outcome::Failed;
+    }
+    drawRefundTable(l, refunds);
+    l.drawFooter();
+    if (!painter.end()) {
+        *error = QStringLiteral("cannot finish the PDF: %1").arg(out.errorString());
+        return Outcome::Failed;
+    }
+    return Outcome::Written;
+}
+
+void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
+{
+    l.text(l.title, QStringLiteral("Settlement report"), mm(2));
+    l.text(l.body, QStringLiteral("Invoices created %1 (UTC)").arg(m_request.describeRange()));
+    l.text(l.body, QStringLiteral("Asset: %1    State: %2")
+                       .arg(m_request.asset.isEmpty() ? QStringLiteral("all") : m_request.asset,
+                            m_request.state ? sv(name(*m_request.state)) : QStringLiteral("all")));
+    l.text(l.body, QStringLiteral("Generated %1 by Settledesk    Invoices in the report: %2")
+                       .arg(QString::fromLatin1(isoUtcText(m_generatedAt)))
+                       .arg(totals.invoiceCount()),
+           mm(3));
+
+    // The one-glance figures: settled volume per asset, and per fiat currency where invoices were priced in fiat.
+    l.text(l.heading, QStringLiteral("Settled volume"), mm(1));
+    const auto volume = totals.settledVolume();
+    if (volume.empty())
+        l.text(l.body, QStringLiteral("No settled invoices in the range."));
+    for (const auto &[asset, sum] : volume) {
+        QStringList fiat;
+        qint64 count = 0;
+        for (const InvoiceTotal &t : totals.invoiceTotals()) {
+            if (t.asset != asset || t.state != InvoiceState::Settled)
+                continue;
+            count += t.count;
+            if (!t.fiatCurrency.isEmpty())
+                fiat << QString::fromStdString(t.fiat.toString()) + QLatin1Char(' ') + t.fiatCurrency;
+        }
+        l.text(l.body, QStringLiteral("%1: %2 %1 in %3 settled invoice(s)%4")
+                           .arg(asset, units(sum, assetDecimals(asset)))
+                           .arg(count)
+                           .arg(fiat.isEmpty() ? QString() : QStringLiteral(", priced at ") + fiat.join(QStringLiteral(" + "))));
+    }
+    l.y += mm(2);
+    if (!volume.empty())
+        drawChart(l, totals, mm(18) * qreal(std::min<std::size_t>(volume.size(), 3)));
+
+    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
+    l.text(l.heading, QStringLiteral("Invoice totals by asset and state"), mm(1));
+    l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("State"), 17, false),
+                             cell(QStringLiteral("Invoices"), 9, true), cell(QStringLiteral("Fiat"), 22, true),
+                             cell(QStringLiteral("Due"), 24, true), cell(QStringLiteral("Received"), 24, true),
+                             cell(QStringLiteral("Surplus"), 24, true)}));
+    for (const InvoiceTotal &t : totals.invoiceTotals()) {
+        const QString fiat = t.fiatCurrency.isEmpty() ? QStringLiteral("(crypto-priced)")
+                                                      : QString::fromStdString(t.fiat.toString()) + QLatin1Char(' ') + t.fiatCurrency;
+        l.text(l.mono, line({cell(t.asset, 5, false), cell(sv(name(t.state)), 17, false),
+                             cell(QString::number(t.count), 9, true), cell(fiat, 22, true),
+                             cell(units(t.due, t.decimals), 24, true), cell(units(t.received, t.decimals), 24, true),
+                             cell(units(t.surplus, t.decimals), 24, true)}));
+    }
+    if (totals.invoiceTotals().empty())
+        l.text(l.body, QStringLiteral("No invoices in the range."));
+    l.y += mm(3);
+
+    l.text(l.heading, QStringLiteral("Refund queue movements"), mm(1));
+    const auto refunds = totals.refundTotals();
+    if (refunds.empty()) {
+        l.text(l.body, QStringLiteral("No refund queue movements in the range and nothing pending."));
+    } else {
+        l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Movement"), 10, false),
+                                 cell(QStringLiteral("Items"), 7, true), cell(QStringLiteral("Amount"), 24, true),
+                                 cell(QStringLiteral("Network fees"), 24, true)}));
+        for (const RefundTotal &t : refunds)
+            l.text(l.mono, line({cell(t.asset, 5, false), cell(sv(name(t.movement)), 10, false),
+                                 cell(QString::number(t.count), 7, true), cell(units(t.amount, t.decimals), 24, true),
+                                 cell(t.movement == RefundMovement::Refunded ? units(t.fee, t.decimals) : QString(), 24, true)}));
+    }
+    l.newPage();
+}
+
+void PdfReport::drawChart(Layout &l, const ReportTotals &totals, qreal height)
+{
+    const VolumeSeries &series = totals.volume();
+    if (series.perAsset.empty() || series.bucketCount == 0)
+        return;
+    l.text(l.small, series.bucketDays == 1
+                        ? QStringLiteral("Settled volume per day of invoice creation")
+                        : QStringLiteral("Settled volume per %1 days of invoice creation").arg(series.bucketDays));
+    const int bands = int(series.perAsset.size());
+    const qreal bandHeight = height / bands;
+    l.need(height + l.lineHeight(l.small));
+    QPainter &p = *l.painter;
+    const qreal labelWidth = mm(42);
+    const QRectF area(l.page.left() + labelWidth, l.y, l.page.width() * 0.75 - labelWidth, height);
+    const qreal slot = area.width() / series.bucketCount;
+    static const QColor colours[] = {QColor(0xf2, 0x68, 0x22), QColor(0xf7, 0x93, 0x1a), QColor(0x26, 0xa1, 0x7b)};
+    int band = 0;
+    for (const auto &[key, buckets] : series.perAsset) {
+        const QString &asset = key.second;
+        const int decimals = assetDecimals(asset);
+        const QRectF r(area.left(), area.top() + band * bandHeight, area.width(), bandHeight - mm(2));
+        Decimal::Int max = 0;
+        for (const Decimal::Int &v : buckets)
+            max = std::max(max, v);
+        p.setPen(QPen(Qt::gray, mm(0.2)));
+        p.drawLine(r.bottomLeft(), r.bottomRight());
+        p.setFont(l.small);
+        p.setPen(Qt::black);
+        p.drawText(QRectF(l.page.left(), r.top(), labelWidth - mm(2), r.height()), Qt::AlignRight | Qt::AlignTop,
+                   QStringLiteral("%1\nmax %2").arg(asset, units(max, decimals)));
+        if (max > 0) {
+            // Bar heights in whole device pixels by integer arithmetic: money never passes through a double.
+            const qint64 full = qint64(r.height());
+            for (int i = 0; i < series.bucketCount; ++i) {
+                const Decimal::Int &v = buckets[std::size_t(i)];
+                if (v == 0)
+                    continue;
+                const qint64 h = std::max<qint64>(1, static_cast<qint64>(Decimal::Int(v * full / max)));
+                p.fillRect(QRectF(r.left() + i * slot + slot * 0.1, r.bottom() - qreal(h), slot * 0.8, qreal(h)),
+                           colours[std::min<std::size_t>(std::size_t(key.first), std::size(colours) - 1)]);
+            }
+        }
+        ++band;
+    }
+    l.y += height;
+    p.setFont(l.small);
+    const qreal h = l.lineHeight(l.small);
+    p.drawText(QRectF(area.left(), l.y, area.width() / 2, h), Qt::AlignLeft | Qt::AlignTop,
+               series.from.toUTC().date().toString(Qt::ISODate));
+    const QDate last = series.bucketStart(series.bucketCount).addMSecs(-1).toUTC().date();
+    p.drawText(QRectF(area.left() + area.width() / 2, l.y, area.width() / 2, h), Qt::AlignRight | Qt::AlignTop,
+               std::min(last, m_request.to.addMSecs(-1).toUTC().date()).toString(Qt::ISODate));
+    l.y += h + mm(3);
+}
+
+bool PdfReport::drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &rowDrawn, QString *error,
+                                 bool *cancelled)
+{
+    QPainter &p = *l.painter;
+    const qreal rowHeight = l.lineHeight(l.mono);
+    const qreal ascent = QFontMetricsF(l.mono, l.writer).ascent();
+    const QString header = tableHeader();
+    const auto drawHeader = [&] {
+        l.text(l.heading, QStringLiteral("Invoices"), mm(1));
+        p.setFont(l.monoBold);
+        p.drawText(QPointF(l.page.left(), l.y + ascent), header);
+        l.y += rowHeight;
+        p.setPen(QPen(Qt::black, mm(0.2)));
+        p.drawLine(QPointF(l.page.left(), l.y), QPointF(l.page.right(), l.y));
+        l.y += mm(0.5);
+        p.setFont(l.mono);
+    };
+    drawHeader();
+    if (m_spooled == 0)
+        l.text(l.body, QStringLiteral("No invoices in the range."));
+    if (!m_spool->seek(0)) {
+        *error = QStringLiteral("cannot read back the PDF's rows: %1").arg(m_spool->errorString());
+        return false;
+    }
+    const QColor stripe(0xee, 0xee, 0xee);
+    qint64 drawn = 0;
+    while (drawn < m_spooled) {
+        const QByteArray bytes = m_spool->readLine();
+        if (bytes.isEmpty()) {
+            *error = QStringLiteral("the PDF's row spool ended early: %1").arg(m_spool->errorString());
+            return false;
+        }
+        if (l.y + rowHeight > l.bottom()) {
+            l.newPage();
+            drawHeader();
+        }
+        if (drawn % 2)
+            p.fillRect(QRectF(l.page.left(), l.y, l.page.width(), rowHeight), stripe);
+        p.drawText(QPointF(l.page.left(), l.y + ascent), QString::fromUtf8(bytes.chopped(1)));
+        l.y += rowHeight;
+        ++drawn;
+        if (drawn % 500 == 0 && rowDrawn && !rowDrawn(drawn)) {
+            *cancelled = true;
+            return false;
+        }
+    }
+    if (rowDrawn && !rowDrawn(drawn)) {
+        *cancelled = true;
+        return false;
+    }
+    m_spool.reset(); // the temporary file is removed now rather than at the end
+    return true;
+}
+
+void PdfReport::drawRefundTable(Layout &l, const QList<RefundItem> &refunds)
+{
+    l.y += mm(4);
+    l.text(l.heading, QStringLiteral("Refund queue items"), mm(1));
+    if (refunds.isEmpty()) {
+        l.text(l.body, QStringLiteral("None moved in the range, none pending."));
+        return;
+    }
+    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
+    l.text(l.monoBold, line({cell(QStringLiteral("Item"), 6, true), cell(QStringLiteral("Invoice"), 8, true),
+                             cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Reason"), 17, false),
+                             cell(QStringLiteral("Status"), 9, false), cell(QStringLiteral("Amount"), 19, true),
+                             cell(QStringLiteral("Fee"), 19, true), cell(QStringLiteral("Received (UTC)"), 19, false),
+                             cell(QStringLiteral("Updated (UTC)"), 19, false)}));
+    for (const RefundItem &item : refunds) {
+        const int decimals = assetDecimals(item.asset);
+        l.text(l.mono, line({cell(QString::number(item.id), 6, true),
+                             cell(item.invoiceId ? QString::number(*item.invoiceId) : QStringLiteral("-"), 8, true),
+                             cell(item.asset, 5, false), cell(sv(name(item.reason)), 17, false),
+                             cell(sv(name(item.status)), 9, false),
+                             cell(QString::fromLatin1(unitsText(item.amount, decimals)), 19, true),
+                             cell(item.status == RefundStatus::Refunded ? QString::fromLatin1(unitsText(item.fee, decimals))
+                                                                        : QString(),
+                                  19, true),
+                             cell(shortTime(isoUtcText(item.createdAt)), 19, false),
+                             cell(shortTime(isoUtcText(item.updatedAt)), 19, false)}));
+    }
+}
+
+} // namespace sd

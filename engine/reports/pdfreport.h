@@ -1,0 +1,53 @@
+// The settlement report as a printable PDF (A4 landscape): a summary page (totals, refund queue movements,
+// a bar chart of settled volume drawn with QPainter) followed by the invoice table and the refund items.
+// The summary comes first but needs every row's totals, so rows are spooled to a temporary file while the
+// store is read once, then drawn from there: memory stays flat and totals match the rows exactly.
+#pragma once
+
+#include "reporttotals.h"
+
+#include <QTemporaryFile>
+
+#include <functional>
+#include <memory>
+
+class QIODevice;
+class QPainter;
+class QPdfWriter;
+
+namespace sd {
+
+class PdfReport
+{
+public:
+    PdfReport(const ReportRequest &request, const QDateTime &generatedAt);
+    ~PdfReport();
+
+    // Phase 1: one invoice at a time, as the store is read.
+    bool openSpool(QString *error);
+    bool spoolInvoice(const InvoiceLine &line);
+
+    // Phase 2: the document. `rowDrawn` is called now and then with the number of rows drawn so far and
+    // returns false to stop (cancel). A QGuiApplication must exist (fonts).
+    enum class Outcome { Written, Cancelled, Failed };
+    Outcome write(QIODevice &out, const ReportTotals &totals, const QList<RefundItem> &refunds,
+                  const std::function<bool(qint64)> &rowDrawn, QString *error);
+
+    // The invoice table's text line for one invoice (fixed-width columns, for a monospaced font).
+    static QString tableLine(const InvoiceLine &line);
+    static QString tableHeader();
+
+private:
+    struct Layout;
+    void drawSummary(Layout &l, const ReportTotals &totals);
+    void drawChart(Layout &l, const ReportTotals &totals, qreal height);
+    bool drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &rowDrawn, QString *error, bool *cancelled);
+    void drawRefundTable(Layout &l, const QList<RefundItem> &refunds);
+
+    ReportRequest m_request;
+    QDateTime m_generatedAt;
+    std::unique_ptr<QTemporaryFile> m_spool;
+    qint64 m_spooled = 0;
+};
+
+} // namespace sd

@@ -1,0 +1,72 @@
+// Runs a settlement report end to end: reads the store page by page, writes CSV or PDF as it reads,
+// reports progress and honours cancellation. Usable from any thread that owns the Store it is given.
+#pragma once
+
+#include "reporttotals.h"
+
+#include <expected>
+#include <functional>
+
+class QIODevice;
+
+namespace sd {
+
+enum class ReportFormat : std::uint8_t { Csv, Pdf };
+std::string_view name(ReportFormat format);
+std::optional<ReportFormat> parseReportFormat(std::string_view text);
+
+struct ExportOptions
+{
+    ReportFormat format = ReportFormat::Csv;
+    bool byteOrderMark = false;                // CSV: start with a UTF-8 BOM (Excel's double-click import)
+    int pageSize = 1000;                       // invoices per store query
+    QDateTime generatedAt;                     // printed in the PDF; default: now
+};
+
+struct ExportFailure
+{
+    enum Kind { Store, Output, Cancelled };
+    Kind kind = Output;
+    StoreError::Kind storeKind = StoreError::Internal; // for Kind::Store
+    QString message;
+};
+
+struct ExportSummary
+{
+    qint64 invoices = 0;
+    std::vector<InvoiceTotal> invoiceTotals;
+    std::vector<RefundTotal> refundTotals;
+    std::vector<std::pair<QString, Decimal::Int>> settledVolume;
+    qint64 refundItems = 0;
+};
+
+// done/total in arbitrary units (rows read, plus rows drawn for a PDF); return false to cancel.
+using ExportProgress = std::function<bool(qint64 done, qint64 total)>;
+
+class ReportExporter
+{
+public:
+    ReportExporter(Store &store, const ReportRequest &request, const ExportOptions &options = {});
+
+    void setProgress(ExportProgress progress) { m_progress = std::move(progress); }
+
+    // Streams the report into `device` (already open for writing).
+    std::expected<ExportSummary, ExportFailure> write(QIODevice &device);
+    // All or nothing: writes beside `path` and renames on success; a failure or cancel leaves no file
+    // (and an existing file at `path` untouched).
+    std::expected<ExportSummary, ExportFailure> writeFile(const QString &path);
+
+private:
+    std::expected<ExportSummary, ExportFailure> writeCsv(QIODevice &device);
+    std::expected<ExportSummary, ExportFailure> writePdf(QIODevice &device);
+    std::expected<QList<RefundItem>, ExportFailure> loadRefunds(ReportTotals &totals,
+                                                                QList<std::vector<RefundMovement>> *moves);
+    bool progress(qint64 done, qint64 total) { return !m_progress || m_progress(done, total); }
+
+    Store &m_store;
+    ReportRequest m_request;
+    ExportOptions m_options;
+    ExportProgress m_progress;
+};
+
+} // namespace sd
