@@ -1,0 +1,288 @@
+#include "regtest.h"
+
+namespace sd::test {
+
+namespace {
+
+const char *const DaemonVar = "SETTLEDESK_TEST_MONEROD_URL";
+const char *const MerchantUrlVar = "SETTLEDESK_TEST_XMR_MERCHANT_URL";
+const char *const MerchantUserVar = "SETTLEDESK_TEST_XMR_MERCHANT_USER";
+const char *const MerchantPasswordVar = "SETTLEDESK_TEST_XMR_MERCHANT_PASSWORD";
+const char *const CustomerUrlVar = "SETTLEDESK_TEST_XMR_CUSTOMER_URL";
+const char *const CustomerAddressVar = "SETTLEDESK_TEST_XMR_CUSTOMER_ADDRESS";
+
+// A transfer on regtest takes about 1 s; decoy selection in wallet 0.18.0.0 can spin forever on a young
+// chain, so a generous but finite deadline.
+constexpr int TransferTimeoutMs = 60000;
+// Mining 10 blocks takes about 1-2 s; the first generateblocks of a process initialises RandomX.
+constexpr int MineTimeoutMs = 120000;
+
+bool lacksUnlockedMoney(const QString &error)
+{
+    return error.contains(QLatin1String("not enough"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+RegtestEnv RegtestEnv::fromEnvironment(QStringList *missing)
+{
+    RegtestEnv env;
+    const auto read = [missing](const char *name, bool required = true) {
+        const QString value = qEnvironmentVariable(name);
+        if (value.isEmpty() && required && missing)
+            missing->append(QString::fromLatin1(name));
+        return value;
+    };
+    env.daemon = QUrl(read(DaemonVar));
+    env.merchant = QUrl(read(MerchantUrlVar));
+    env.merchantUser = read(MerchantUserVar);
+    env.merchantPassword = read(MerchantPasswordVar);
+    env.customer = QUrl(read(CustomerUrlVar));
+    env.customerAddress = read(CustomerAddressVar, false);
+    return env;
+}
+
+bool Regtest::environmentPresent(QString *message)
+{
+    QStringList missing;
+    RegtestEnv::fromEnvironment(&missing);
+    if (missing.isEmpty())
+        return true;
+    if (message)
+        *message = QStringLiteral("Monero regtest stack not configured (missing %1); run the tests through "
+                                  "scripts/test, or start scripts/monero-regtest and eval its env output")
+                       .arg(missing.join(QStringLiteral(", ")));
+    return false;
+}
+
+Regtest::Regtest()
+    : m_env(RegtestEnv::fromEnvironment(nullptr)), m_nam(std::make_unique<QNetworkAccessManager>()),
+      m_owner(std::make_unique<QObject>())
+{
+    JsonRpcClient::Options merchant;
+    merchant.url = m_env.merchant;
+    merchant.user = m_env.merchantUser;
+    merchant.password = m_env.merchantPassword;
+    merchant.timeoutMs = 30000;
+    merchant.peerName = QStringLiteral("merchant wallet RPC");
+    m_merchant = new MoneroWalletClient(m_nam.get(), merchant, m_owner.get());
+
+    JsonRpcClient::Options customer;
+    customer.url = m_env.customer;
+    customer.timeoutMs = TransferTimeoutMs;
+    customer.peerName = QStringLiteral("customer wallet RPC");
+    m_customer = new MoneroWalletClient(m_nam.get(), customer, m_owner.get());
+
+    JsonRpcClient::Options daemon;
+    daemon.url = m_env.daemon;
+    daemon.url.setPath(QStringLiteral("/json_rpc"));
+    daemon.timeoutMs = MineTimeoutMs;
+    daemon.peerName = QStringLiteral("monerod");
+    m_daemon = new JsonRpcClient(m_nam.get(), daemon, m_owner.get());
+}
+
+Regtest::~Regtest() = default;
+
+AssetConfig Regtest::merchantConfig() const
+{
+    AssetConfig config;
+    config.asset = QStringLiteral("XMR");
+    config.enabled = true;
+    config.walletRpcUrl = m_env.merchant.toString();
+    config.walletRpcUser = m_env.merchantUser;
+    config.accountIndex = 0;
+    config.requestTimeoutMs = 20000;
+    return config;
+}
+
+std::expected<QString, QString> Regtest::customerAddress()
+{
+    if (m_env.customerAddress.isEmpty()) {
+        auto address = waitFor<QString>([this](auto done) { m_customer->getAddress(0, done); });
+        if (!address)
+            return address;
+        m_env.customerAddress = *address;
+    }
+    return m_env.customerAddress;
+}
+
+std::expected<Regtest::Sent, QString> Regtest::transfer(const QString &address, Atomic amount, quint64 unlockTime)
+{
+    return send({MoneroDestination{address, amount}}, unlockTime);
+}
+
+std::expected<Regtest::Sent, QString> Regtest::transferMany(const QList<MoneroDestination> &destinations,
+                                                            quint64 unlockTime)
+{
+    return send(destinations, unlockTime);
+}
+
+std::expected<Regtest::Sent, QString> Regtest::send(const QList<MoneroDestination> &destinations, quint64 unlockTime)
+{
+    MoneroTransferRequest request;
+    request.destinations = destinations;
+    request.unlockTime = unlockTime;
+    std::expected<MoneroBuiltTransfer, QString> built;
+    // Every payment locks the customer's change for 10 blocks; when the unlocked outputs run out (many
+    // tests on one chain), mining 10 blocks unlocks change and older coinbase outputs.
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        built = waitFor<MoneroBuiltTransfer>([&](auto done) { m_customer->transfer(request, done); });
+        if (built || !lacksUnlockedMoney(built.error()))
+            break;
+        if (auto mined = mine(10); !mined)
+            return std::unexpected(mined.error());
+    }
+    if (!built)
+        return std::unexpected(built.error());
+    return Sent{built->txid, built->amount, built->fee};
+}
+
+std::expected<quint64, QString> Regtest::mine(int blocks)
+{
+    auto address = customerAddress();
+    if (!address)
+        return std::unexpected(address.error());
+    JsonValue params = JsonValue::object();
+    params.insert(QStringLiteral("amount_of_blocks"), JsonValue::number(std::uint64_t(blocks)));
+    params.insert(QStringLiteral("wallet_address"), JsonValue::string(*address));
+    auto mined = waitFor<JsonValue>([&](auto done) { m_daemon->call(QStringLiteral("generateblocks"), params, done); });
+    if (!mined)
+        return std::unexpected(mined.error());
+    JsonReader r(*mined, QStringLiteral("generateblocks result"));
+    const quint64 top = r.uint64(u"height"); // the index of the last block mined
+    if (!r.ok())
+        return std::unexpected(r.error());
+    // The customer must see its new outputs (and its unlocked change) before it pays again.
+    auto refreshed = waitFor<MoneroRefreshResult>([this](auto done) { m_customer->refresh(done); });
+    if (!refreshed)
+        return std::unexpected(refreshed.error());
+    return top + 1;
+}
+
+std::expected<void, QString> Regtest::flushPool(const QStringList &txids)
+{
+    JsonValue ids = JsonValue::array();
+    for (const QString &txid : txids)
+        ids.append(JsonValue::string(txid));
+    JsonValue params = JsonValue::object();
+    if (!txids.isEmpty())
+        params.insert(QStringLiteral("txids"), std::move(ids));
+    auto flushed = waitFor<JsonValue>([&](auto done) { m_daemon->call(QStringLiteral("flush_txpool"), params, done); });
+    if (!flushed)
+        return std::unexpected(flushed.error());
+    JsonReader r(*flushed, QStringLiteral("flush_txpool result"));
+    if (const QString status = r.string(u"status"); r.ok() && status != QLatin1String("OK"))
+        return std::unexpected(QStringLiteral("flush_txpool: status %1").arg(status));
+    if (!r.ok())
+        return std::unexpected(r.error());
+    return {};
+}
+
+std::expected<quint64, QString> Regtest::popBlocks(int blocks)
+{
+    JsonValue body = JsonValue::object();
+    body.insert(QStringLiteral("nblocks"), JsonValue::number(std::uint64_t(blocks)));
+    auto popped = waitFor<JsonValue>([&](auto done) { m_daemon->post(QStringLiteral("/pop_blocks"), body, done); });
+    if (!popped)
+        return std::unexpected(popped.error());
+    JsonReader r(*popped, QStringLiteral("pop_blocks"));
+    const QString status = r.string(u"status");
+    const quint64 height = r.uint64(u"height");
+    if (!r.ok())
+        return std::unexpected(r.error());
+    if (status != QLatin1String("OK"))
+        return std::unexpected(QStringLiteral("pop_blocks: status %1").arg(status));
+    return height;
+}
+
+std::expected<void, QString> Regtest::merchantRefresh()
+{
+    auto refreshed = waitFor<MoneroRefreshResult>([this](auto done) { m_merchant->refresh(done); });
+    if (!refreshed)
+        return std::unexpected(refreshed.error());
+    return {};
+}
+
+std::expected<quint64, QString> Regtest::daemonHeight()
+{
+    auto answer = waitFor<JsonValue>([&](auto done) { m_daemon->post(QStringLiteral("/get_height"), JsonValue::object(), done); });
+    if (!answer)
+        return std::unexpected(answer.error());
+    JsonReader r(*answer, QStringLiteral("get_height"));
+    const quint64 height = r.uint64(u"height");
+    if (!r.ok())
+        return std::unexpected(r.error());
+    return height;
+}
+
+std::expected<MoneroNewAddress, QString> Regtest::newMerchantAddress(const QString &label)
+{
+    return waitFor<MoneroNewAddress>([&](auto done) { m_merchant->createAddress(0, label, done); });
+}
+
+std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 fromHeight, int timeoutMs)
+{
+    static quint64 nextRequest = 1'000'000;
+    const quint64 id = nextRequest++;
+    std::optional<std::expected<WalletSnapshot, QString>> out;
+    QEventLoop loop;
+    const auto a = QObject::connect(&backend, &WalletBackend::polled, &loop,
+                                    [&](quint64 requestId, const WalletSnapshot &snapshot) {
+                                        if (requestId == id) {
+                                            out = snapshot;
+                                            loop.quit();
+                                        }
+                                    });
+    const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
+                                    [&](quint64 requestId, const QString &error) {
+                                        if (requestId == id) {
+                                            out = std::unexpected(error);
+                                            loop.quit();
+                                        }
+                                    });
+    backend.poll(id, fromHeight);
+    if (!out) {
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    QObject::disconnect(a);
+    QObject::disconnect(b);
+    if (!out)
+        return std::unexpected(QStringLiteral("poll: no answer within %1 ms").arg(timeoutMs));
+    return std::move(*out);
+}
+
+std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(WalletBackend &backend,
+                                                                                const QString &label, int timeoutMs)
+{
+    static quint64 nextRequest = 2'000'000;
+    const quint64 id = nextRequest++;
+    std::optional<std::expected<std::pair<QString, std::optional<quint64>>, QString>> out;
+    QEventLoop loop;
+    const auto a = QObject::connect(&backend, &WalletBackend::addressAllocated, &loop,
+                                    [&](quint64 requestId, const QString &address, std::optional<quint64> index) {
+                                        if (requestId == id) {
+                                            out = std::pair(address, index);
+                                            loop.quit();
+                                        }
+                                    });
+    const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
+                                    [&](quint64 requestId, const QString &error) {
+                                        if (requestId == id) {
+                                            out = std::unexpected(error);
+                                            loop.quit();
+                                        }
+                                    });
+    backend.allocateAddress(id, label);
+    if (!out) {
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    QObject::disconnect(a);
+    QObject::disconnect(b);
+    if (!out)
+        return std::unexpected(QStringLiteral("allocateAddress: no answer within %1 ms").arg(timeoutMs));
+    return std::move(*out);
+}
+
+} // namespace sd::test
