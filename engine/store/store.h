@@ -10,11 +10,18 @@
 #include <QString>
 #include <QStringList>
 
+#include <chrono>
 #include <expected>
 #include <memory>
 #include <optional>
 
 namespace sd {
+
+class StoreNotifier; // storenotifier.h
+
+// How long an address stays watched after its invoice closed or settled: late money must still be seen
+// (it goes to the refund queue).
+inline constexpr std::chrono::days WatchAfterClose{7};
 
 struct StoreError
 {
@@ -43,6 +50,7 @@ struct DepositRecord
     QString address;
     std::optional<quint64> height;    // empty while in the mempool
     QString blockHash;
+    std::optional<qint64> refundId;   // the refund item holding it (orphaned deposits, and reversed ones that were)
 };
 
 struct InvoiceRecord
@@ -57,6 +65,8 @@ struct InvoiceRecord
     std::optional<quint64> addressIndex; // wallet subaddress index / derivation index where the backend has one
     Invoice invoice;                     // terms, state, counted+reversed deposits, settled/closed times
     QList<DepositRecord> deposits;       // every deposit linked to the invoice, orphaned ones included
+    bool settledManually = false;        // settled by Store::applyRefundToInvoice, not by the state machine
+    QDateTime updatedAt;                 // the `now` of the last write that touched it (see InvoiceFilter)
 };
 
 struct NewInvoice
@@ -230,6 +240,28 @@ public:
     // ---- change detection for the GUI (another process or machine may write) ----
     // A value that changes whenever any committed write changed the data.
     virtual StoreResult<qint64> changeToken() = 0;
+
+    // ---- additions (store implementation) ----
+    // The schema version this build writes; open() migrates older databases up to it and refuses newer ones.
+    static int latestSchemaVersion();
+
+    // "Accept late money for its invoice": the ONE manual override of the state machine. For a pending
+    // `late` or `underpaid_expired` item of an expired / underpaid_expired invoice: the invoice becomes
+    // settled (settledManually, settled at `now`, an invoice event naming the item and the actor), the
+    // item and the invoice's pending underpaid_expired item become `applied`, and an audit row is written,
+    // all in one transaction. Anything else: Invalid / Conflict.
+    virtual StoreResult<InvoiceRecord> applyRefundToInvoice(qint64 refundId, const QString &actor, TimePoint now) = 0;
+    // The deposits whose money an item holds: for late / unmatched items the orphaned (or since reversed)
+    // deposits routed to it, for underpaid_expired / overpaid items their invoice's counted deposits.
+    virtual StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) = 0;
+    // Checks, in one consistent snapshot, that every atomic unit of every non-reversed deposit is in exactly
+    // one place (an invoice's received total, or a refund item) and that stored totals match the deposits.
+    // Returns the violations found (empty: sound). For tests, `settledesk check` and support.
+    virtual StoreResult<QStringList> verify() = 0;
+    // Emits StoreNotifier::changed() after a committed write by anyone (this connection, another process,
+    // another machine): PostgreSQL LISTEN/NOTIFY, SQLite a PRAGMA data_version poll. Lives in the store's
+    // thread; polling / listening start when the first receiver connects. Owned by the store.
+    virtual StoreNotifier *changeNotifier() = 0;
 };
 
 } // namespace sd

@@ -1,0 +1,270 @@
+#include "schema.h"
+
+#include <QRegularExpression>
+
+namespace sd {
+
+namespace {
+
+const QString InvoiceStates =
+    QStringLiteral("'awaiting_payment', 'partially_paid', 'confirming', 'settled', 'underpaid_expired', 'expired'");
+
+// Version 1: what an engine needs to take money: invoices, deposits, their event log, wallet cursors.
+Migration version1()
+{
+    Migration m;
+    m.version = 1;
+    m.description = QStringLiteral("invoices, deposits, invoice events, wallet cursors");
+    m.common = {
+        QStringLiteral("CREATE TABLE schema_version ("
+                       " version INTEGER PRIMARY KEY,"
+                       " applied_at ${time} NOT NULL,"
+                       " description TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE invoices ("
+                       " id ${id},"
+                       " order_ref TEXT NOT NULL,"
+                       " asset TEXT NOT NULL,"
+                       " fiat_amount TEXT NOT NULL DEFAULT '',"
+                       " fiat_currency TEXT NOT NULL DEFAULT '',"
+                       " rate TEXT NOT NULL DEFAULT '',"
+                       " required ${amount:required} NOT NULL,"
+                       " tolerance ${amount:tolerance} NOT NULL,"
+                       " received ${amount:received} NOT NULL,"
+                       " surplus ${amount:surplus} NOT NULL,"
+                       " min_confirmations ${int} NOT NULL CHECK (min_confirmations >= 0),"
+                       " address TEXT,"
+                       " address_index ${int} CHECK (address_index >= 0),"
+                       " created_at ${time} NOT NULL,"
+                       " quote_expires_at ${time} NOT NULL,"
+                       " grace_expires_at ${time} NOT NULL,"
+                       " state TEXT NOT NULL CHECK (state IN (") + InvoiceStates + QStringLiteral(")),"
+                       " settled_at ${time},"
+                       " closed_at ${time},"
+                       " updated_at ${time} NOT NULL,"
+                       " CHECK (created_at <= quote_expires_at AND quote_expires_at <= grace_expires_at))"),
+        // One invoice per receive address of an asset: deposits are matched by it.
+        QStringLiteral("CREATE UNIQUE INDEX invoices_asset_address ON invoices (asset, address) WHERE address IS NOT NULL"),
+        // Expiry sweeps and the next-boundary timer look at open invoices by boundary.
+        QStringLiteral("CREATE INDEX invoices_state_grace ON invoices (state, grace_expires_at)"),
+        QStringLiteral("CREATE INDEX invoices_created ON invoices (created_at)"),
+        QStringLiteral("CREATE TABLE deposits ("
+                       " id ${id},"
+                       " asset TEXT NOT NULL,"
+                       " txid TEXT NOT NULL,"
+                       " output_key TEXT NOT NULL,"
+                       " amount ${amount:amount} NOT NULL,"
+                       " effective_at ${time} NOT NULL,"
+                       " confirmations ${int} NOT NULL CHECK (confirmations >= 0),"
+                       " height ${int} CHECK (height >= 0),"
+                       " block_hash TEXT NOT NULL DEFAULT '',"
+                       " status TEXT NOT NULL CHECK (status IN ('counted', 'reversed', 'orphaned')),"
+                       " invoice_id ${ref} REFERENCES invoices (id),"
+                       " address TEXT NOT NULL,"
+                       " recorded_at ${time} NOT NULL,"
+                       " updated_at ${time} NOT NULL,"
+                       // The idempotency key: a second delivery of the same output is never a second deposit.
+                       " CONSTRAINT deposits_key UNIQUE (asset, txid, output_key),"
+                       " CHECK (status <> 'counted' OR invoice_id IS NOT NULL))"),
+        QStringLiteral("CREATE INDEX deposits_invoice ON deposits (invoice_id)"),
+        QStringLiteral("CREATE INDEX deposits_height ON deposits (asset, height)"),
+        QStringLiteral("CREATE TABLE invoice_events ("
+                       " id ${id},"
+                       " invoice_id ${ref} NOT NULL REFERENCES invoices (id),"
+                       " at ${time} NOT NULL,"
+                       " from_state TEXT NOT NULL,"
+                       " to_state TEXT NOT NULL,"
+                       " cause TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX invoice_events_invoice ON invoice_events (invoice_id, id)"),
+        QStringLiteral("CREATE TABLE wallet_cursors ("
+                       " backend TEXT PRIMARY KEY,"
+                       " height ${int} NOT NULL CHECK (height >= 0),"
+                       " block_hash TEXT NOT NULL DEFAULT '',"
+                       " updated_at ${time} NOT NULL)"),
+    };
+    return m;
+}
+
+// Version 2: where money that must not touch an order waits for a person, and what people did.
+Migration version2()
+{
+    Migration m;
+    m.version = 2;
+    m.description = QStringLiteral("refund queue, audit log");
+    m.common = {
+        QStringLiteral("CREATE TABLE refund_items ("
+                       " id ${id},"
+                       " invoice_id ${ref} REFERENCES invoices (id),"
+                       " asset TEXT NOT NULL,"
+                       " reason TEXT NOT NULL CHECK (reason IN ('late', 'underpaid_expired', 'overpaid', 'unmatched')),"
+                       " status TEXT NOT NULL CHECK (status IN ('pending', 'refunding', 'refunded', 'applied', 'dismissed')),"
+                       " amount ${amount:amount} NOT NULL,"
+                       " txids TEXT NOT NULL DEFAULT '',"
+                       " created_at ${time} NOT NULL,"
+                       " updated_at ${time} NOT NULL,"
+                       " refund_address TEXT NOT NULL DEFAULT '',"
+                       " payout_txid TEXT NOT NULL DEFAULT '',"
+                       " fee ${amount:fee} NOT NULL,"
+                       " built_tx TEXT NOT NULL DEFAULT '',"
+                       " note TEXT NOT NULL DEFAULT '')"),
+        QStringLiteral("CREATE INDEX refund_items_status ON refund_items (status, created_at)"),
+        QStringLiteral("CREATE INDEX refund_items_invoice ON refund_items (invoice_id, reason)"),
+        QStringLiteral("ALTER TABLE deposits ADD COLUMN refund_id ${ref} REFERENCES refund_items (id)"),
+        QStringLiteral("CREATE INDEX deposits_refund ON deposits (refund_id)"),
+        QStringLiteral("CREATE TABLE audit_log ("
+                       " id ${id},"
+                       " at ${time} NOT NULL,"
+                       " actor TEXT NOT NULL,"
+                       " action TEXT NOT NULL,"
+                       " subject TEXT NOT NULL,"
+                       " before_json TEXT NOT NULL,"
+                       " after_json TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX audit_log_at ON audit_log (at)"),
+    };
+    return m;
+}
+
+// Version 3: live updates for other dashboards, the manual-settlement mark, and logs that cannot be
+// rewritten.
+Migration version3()
+{
+    Migration m;
+    m.version = 3;
+    m.description = QStringLiteral("change counter, manual settlement flag, append-only logs");
+    m.common = {
+        QStringLiteral("CREATE TABLE change_counter (id INTEGER PRIMARY KEY CHECK (id = 1), value ${int} NOT NULL)"),
+        QStringLiteral("INSERT INTO change_counter (id, value) VALUES (1, 0)"),
+        QStringLiteral("ALTER TABLE invoices ADD COLUMN settled_manually INTEGER NOT NULL DEFAULT 0"),
+        QStringLiteral("CREATE INDEX invoices_updated ON invoices (updated_at)"),
+    };
+    for (const char *table : {"invoice_events", "audit_log"}) {
+        const QString t = QLatin1String(table);
+        for (const char *op : {"UPDATE", "DELETE"})
+            m.sqlite << QStringLiteral("CREATE TRIGGER %1_no_%2 BEFORE %3 ON %1 BEGIN"
+                                       " SELECT RAISE(ABORT, '%1 is append-only'); END")
+                            .arg(t, QString::fromLatin1(op).toLower(), QLatin1String(op));
+        m.postgres << QStringLiteral("CREATE TRIGGER %1_append_only BEFORE UPDATE OR DELETE ON %1"
+                                     " FOR EACH ROW EXECUTE FUNCTION settledesk_append_only()")
+                          .arg(t);
+    }
+    m.postgres.prepend(QStringLiteral("CREATE FUNCTION settledesk_append_only() RETURNS trigger LANGUAGE plpgsql AS"
+                                      " $$ BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME; END $$"));
+    return m;
+}
+
+QString amountType(Dialect dialect, const QString &column)
+{
+    if (dialect == Dialect::Sqlite)
+        return QStringLiteral("TEXT CHECK (length(%1) = 20 AND %1 NOT GLOB '*[^0-9]*' AND %1 <= '18446744073709551615')")
+            .arg(column);
+    return QStringLiteral("NUMERIC(20, 0) CHECK (%1 >= 0 AND %1 <= 18446744073709551615)").arg(column);
+}
+
+QString expand(QString sql, Dialect dialect)
+{
+    const bool pg = dialect == Dialect::Postgres;
+    sql.replace(QStringLiteral("${id}"), pg ? QStringLiteral("BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY")
+                                            : QStringLiteral("INTEGER PRIMARY KEY AUTOINCREMENT"));
+    sql.replace(QStringLiteral("${ref}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
+    sql.replace(QStringLiteral("${time}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
+    sql.replace(QStringLiteral("${int}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
+    static const QRegularExpression amount(QStringLiteral("\\$\\{amount:([a-z_]+)\\}"));
+    for (QRegularExpressionMatch m = amount.match(sql); m.hasMatch(); m = amount.match(sql))
+        sql.replace(m.capturedStart(), m.capturedLength(), amountType(dialect, m.captured(1)));
+    return sql;
+}
+
+// An arbitrary constant: the advisory lock that serializes migrations across processes on PostgreSQL.
+constexpr qint64 MigrationLockKey = 0x5e771ede5;
+
+} // namespace
+
+const QList<Migration> &migrations()
+{
+    static const QList<Migration> all = {version1(), version2(), version3()};
+    return all;
+}
+
+int latestVersion() { return migrations().last().version; }
+
+QStringList migrationStatements(const Migration &migration, Dialect dialect)
+{
+    QStringList out;
+    for (const QString &s : migration.common)
+        out << expand(s, dialect);
+    for (const QString &s : dialect == Dialect::Sqlite ? migration.sqlite : migration.postgres)
+        out << expand(s, dialect);
+    return out;
+}
+
+StoreResult<int> readSchemaVersion(SqlSession &session)
+{
+    const bool pg = session.isPostgres();
+    auto has = session.select(pg ? QStringLiteral("SELECT count(*) FROM information_schema.tables"
+                                                  " WHERE table_schema = current_schema() AND table_name = 'schema_version'")
+                                 : QStringLiteral("SELECT count(*) FROM sqlite_master"
+                                                  " WHERE type = 'table' AND name = 'schema_version'"));
+    if (!has)
+        return std::unexpected(has.error());
+    if (has->first().value(0).toLongLong() == 0) {
+        auto others = session.select(pg ? QStringLiteral("SELECT count(*) FROM information_schema.tables"
+                                                         " WHERE table_schema = current_schema()")
+                                        : QStringLiteral("SELECT count(*) FROM sqlite_master"
+                                                         " WHERE type = 'table' AND name NOT LIKE 'sqlite%'"));
+        if (!others)
+            return std::unexpected(others.error());
+        if (others->first().value(0).toLongLong() > 0)
+            return std::unexpected(session.fail(
+                StoreError::Invalid, QStringLiteral("the database has tables but no Settledesk schema version: it is "
+                                                    "not a Settledesk database, and Settledesk will not touch it")));
+        return 0;
+    }
+    auto version = session.select(QStringLiteral("SELECT MAX(version) FROM schema_version"));
+    if (!version)
+        return std::unexpected(version.error());
+    return int(version->first().value(0).toLongLong());
+}
+
+StoreResult<int> migrate(SqlSession &session, TimePoint now, int target)
+{
+    const int latest = latestVersion();
+    if (target < 0 || target > latest)
+        target = latest;
+    return session.write([&]() -> StoreResult<int> {
+        if (session.isPostgres()) {
+            // Two programs opening a fresh database at once: the second waits, then finds it migrated.
+            auto locked = session.select(QStringLiteral("SELECT 1 FROM (SELECT pg_advisory_xact_lock(%1)) AS lock")
+                                             .arg(MigrationLockKey));
+            if (!locked)
+                return std::unexpected(locked.error());
+        }
+        auto current = readSchemaVersion(session);
+        if (!current)
+            return current;
+        if (*current > latest)
+            return std::unexpected(session.fail(
+                StoreError::SchemaTooNew,
+                QStringLiteral("the database schema is version %1, newer than this Settledesk understands (%2): "
+                               "upgrade Settledesk (it will not write to a newer schema)")
+                    .arg(*current)
+                    .arg(latest)));
+        for (const Migration &m : migrations()) {
+            if (m.version <= *current || m.version > target)
+                continue;
+            for (const QString &statement : migrationStatements(m, session.dialect())) {
+                if (auto done = session.direct(statement); !done)
+                    return std::unexpected(StoreError{done.error().kind,
+                                                      QStringLiteral("migration to version %1 failed: %2")
+                                                          .arg(m.version)
+                                                          .arg(done.error().message)});
+            }
+            auto recorded = session.execute(QStringLiteral("INSERT INTO schema_version (version, applied_at, description)"
+                                                           " VALUES (:version, :at, :description)"),
+                                            {{":version", m.version}, {":at", toMs(now)}, {":description", m.description}});
+            if (!recorded)
+                return std::unexpected(recorded.error());
+        }
+        return std::max(*current, target);
+    });
+}
+
+} // namespace sd

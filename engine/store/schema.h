@@ -1,0 +1,37 @@
+// The database schema as data: forward-only numbered migrations, each written once for both dialects
+// (type placeholders expanded per dialect) plus dialect-only statements where the syntax differs.
+// The `schema_version` table records every step applied.
+#pragma once
+
+#include "sqlsession.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace sd {
+
+struct Migration
+{
+    int version = 0;
+    QString description;
+    QStringList common;   // with ${id}, ${time}, ${int}, ${text}, ${amount:column} placeholders
+    QStringList sqlite;   // SQLite only, after `common`
+    QStringList postgres; // PostgreSQL only, after `common`
+};
+
+// Every migration in order; the last one's version is the schema this build writes.
+const QList<Migration> &migrations();
+int latestVersion();
+// The statements of one migration for a dialect, placeholders expanded.
+QStringList migrationStatements(const Migration &migration, Dialect dialect);
+
+// The version recorded in the database (0: empty). Refuses a database that has tables but no
+// Settledesk schema (pointed at the wrong database).
+StoreResult<int> readSchemaVersion(SqlSession &session);
+// Migrates to `target` (default: the latest) in one transaction, serialized against other processes
+// opening the same database (SQLite: the write lock; PostgreSQL: an advisory lock). A database newer than
+// this build is refused with StoreError::SchemaTooNew. Returns the version afterwards.
+StoreResult<int> migrate(SqlSession &session, TimePoint now, int target = -1);
+
+} // namespace sd

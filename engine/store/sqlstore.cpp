@@ -1,0 +1,766 @@
+#include "sqlstore.h"
+
+#include "asset.h"
+#include "decimal.h"
+#include "schema.h"
+#include "storenotifier.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QSqlDriver>
+
+namespace sd {
+
+namespace {
+
+const QString InvoiceColumns = QStringLiteral(
+    "id, order_ref, asset, fiat_amount, fiat_currency, rate, required, tolerance, received, surplus,"
+    " min_confirmations, address, address_index, created_at, quote_expires_at, grace_expires_at, state,"
+    " settled_at, closed_at, updated_at, settled_manually");
+const QString DepositColumns = QStringLiteral(
+    "id, asset, txid, output_key, amount, effective_at, confirmations, height, block_hash, status, invoice_id,"
+    " address, refund_id");
+const QString RefundColumns = QStringLiteral(
+    "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
+    " fee, built_tx, note");
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+std::optional<qint64> optionalId(const QVariant &v)
+{
+    if (v.isNull())
+        return std::nullopt;
+    return v.toLongLong();
+}
+
+std::optional<TimePoint> optionalTime(const QVariant &v)
+{
+    if (v.isNull())
+        return std::nullopt;
+    return fromMs(v.toLongLong());
+}
+
+// LIKE pattern for a substring search, with the pattern characters of `text` escaped.
+QString likePattern(const QString &text)
+{
+    QString escaped = text.toLower();
+    escaped.replace(u'\\', QStringLiteral("\\\\"));
+    escaped.replace(u'%', QStringLiteral("\\%"));
+    escaped.replace(u'_', QStringLiteral("\\_"));
+    return u'%' + escaped + u'%';
+}
+
+// The WHERE clause of an invoice filter (without LIMIT), with its bound values.
+QString filterWhere(const InvoiceFilter &f, Binds &binds)
+{
+    QStringList where;
+    if (f.state) {
+        where << QStringLiteral("state = :f_state");
+        binds.append({QStringLiteral(":f_state"), qs(name(*f.state))});
+    }
+    if (!f.asset.isEmpty()) {
+        where << QStringLiteral("asset = :f_asset");
+        const Asset *a = findAsset(f.asset.toStdString());
+        binds.append({QStringLiteral(":f_asset"), a ? QString::fromStdString(a->code) : f.asset});
+    }
+    if (!f.search.isEmpty()) {
+        where << QStringLiteral("(lower(order_ref) LIKE :f_s1 ESCAPE '\\' OR lower(COALESCE(address, '')) LIKE :f_s2"
+                                " ESCAPE '\\' OR EXISTS (SELECT 1 FROM deposits d WHERE d.invoice_id = invoices.id"
+                                " AND lower(d.txid) LIKE :f_s3 ESCAPE '\\'))");
+        const QString p = likePattern(f.search);
+        binds.append({QStringLiteral(":f_s1"), p});
+        binds.append({QStringLiteral(":f_s2"), p});
+        binds.append({QStringLiteral(":f_s3"), p});
+    }
+    if (f.createdFrom) {
+        where << QStringLiteral("created_at >= :f_cf");
+        binds.append({QStringLiteral(":f_cf"), f.createdFrom->toMSecsSinceEpoch()});
+    }
+    if (f.createdTo) {
+        where << QStringLiteral("created_at < :f_ct");
+        binds.append({QStringLiteral(":f_ct"), f.createdTo->toMSecsSinceEpoch()});
+    }
+    if (f.updatedSince) {
+        where << QStringLiteral("updated_at >= :f_us");
+        binds.append({QStringLiteral(":f_us"), f.updatedSince->toMSecsSinceEpoch()});
+    }
+    return where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+QString limitClause(const InvoiceFilter &f, bool postgres)
+{
+    if (f.limit < 0 && f.offset <= 0)
+        return {};
+    QString out = QStringLiteral(" LIMIT ") +
+                  (f.limit >= 0 ? QString::number(f.limit) : postgres ? QStringLiteral("ALL") : QStringLiteral("-1"));
+    if (f.offset > 0)
+        out += QStringLiteral(" OFFSET %1").arg(f.offset);
+    return out;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// Opening and closing
+
+SqlStore::SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db)
+    : m_url(url)
+    , m_connectionName(connectionName)
+    , m_session(std::move(db), url.kind == StoreUrl::Postgres ? Dialect::Postgres : Dialect::Sqlite)
+{
+    m_url.password.clear(); // the driver has it; nothing else needs it
+    const bool pg = m_session.isPostgres();
+    m_notifier = std::make_unique<StoreNotifier>(
+        [this]() -> std::optional<qint64> {
+            auto token = changeToken();
+            return token ? std::optional<qint64>(*token) : std::nullopt;
+        },
+        [this, pg](StoreNotifier *notifier) {
+            if (!pg)
+                return;
+            QSqlDriver *driver = m_session.database().driver();
+            driver->subscribeToNotification(QLatin1String(SqlSession::NotifyChannel));
+            QObject::connect(driver, &QSqlDriver::notification, notifier, [notifier](const QString &channel) {
+                if (channel == QLatin1String(SqlSession::NotifyChannel))
+                    notifier->check();
+            });
+        },
+        // SQLite has no push: a data_version check is cheap. PostgreSQL pushes; the slow poll is a safety net.
+        pg ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(1000));
+}
+
+SqlStore::~SqlStore()
+{
+    m_notifier.reset();
+    m_session.close();
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QString &connectionName, TimePoint now)
+{
+    const bool pg = url.kind == StoreUrl::Postgres;
+    const QString driver = pg ? QStringLiteral("QPSQL") : QStringLiteral("QSQLITE");
+    if (!QSqlDatabase::isDriverAvailable(driver))
+        return std::unexpected(StoreError{StoreError::Internal,
+                                          QStringLiteral("the Qt SQL driver %1 is not installed (Debian package %2)")
+                                              .arg(driver, pg ? QStringLiteral("libqt6sql6-psql")
+                                                              : QStringLiteral("libqt6sql6-sqlite"))});
+    if (connectionName.isEmpty() || QSqlDatabase::contains(connectionName))
+        return std::unexpected(StoreError{StoreError::Invalid,
+                                          QStringLiteral("database connection name \"%1\" is empty or already in use")
+                                              .arg(connectionName)});
+    auto unreachable = [&](const QString &why) {
+        QSqlDatabase::removeDatabase(connectionName);
+        return std::unexpected(StoreError{StoreError::Unreachable,
+                                          QStringLiteral("cannot open the database (%1): %2").arg(url.describe(), why)});
+    };
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
+        if (pg) {
+            db.setHostName(url.host);
+            db.setPort(url.port);
+            db.setUserName(url.user);
+            db.setPassword(url.password);
+            db.setDatabaseName(url.database);
+            db.setConnectOptions(url.connectOptions());
+            // NUMERIC amounts as exact text, never through a double.
+            db.setNumericalPrecisionPolicy(QSql::HighPrecision);
+        } else {
+            const QString dir = QFileInfo(url.path).absolutePath();
+            if (!QDir().mkpath(dir)) {
+                db = QSqlDatabase();
+                return unreachable(QStringLiteral("cannot create the directory %1").arg(dir));
+            }
+            db.setDatabaseName(url.path);
+            // Writers queue for the lock instead of failing at once; the retry loop covers longer waits.
+            db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+        }
+        if (!db.open()) {
+            const QString why = db.lastError().text().trimmed();
+            db = QSqlDatabase();
+            return unreachable(why);
+        }
+    }
+    std::unique_ptr<SqlStore> store(new SqlStore(url, connectionName, QSqlDatabase::database(connectionName, false)));
+    SqlSession &s = store->m_session;
+    auto prefixed = [&](StoreError e) {
+        e.message = QStringLiteral("%1: %2").arg(url.describe(), e.message);
+        return std::unexpected(e);
+    };
+    if (!pg) {
+        // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
+        auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
+        if (!mode) {
+            StoreError e = mode.error();
+            if (e.kind == StoreError::Internal)
+                e.kind = StoreError::Unreachable; // e.g. a file that is not a database: nothing we can use
+            return prefixed(e);
+        }
+        if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
+            return prefixed(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
+        for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
+            if (auto done = s.direct(QLatin1String(pragma)); !done)
+                return prefixed(done.error());
+    }
+    auto version = readSchemaVersion(s);
+    if (!version)
+        return prefixed(version.error());
+    if (*version != latestVersion()) {
+        version = migrate(s, now);
+        if (!version)
+            return prefixed(version.error());
+    }
+    store->m_schemaVersion = *version;
+    return std::unique_ptr<Store>(std::move(store));
+}
+
+QString SqlStore::describe() const { return m_url.describe(); }
+int SqlStore::schemaVersion() const { return m_schemaVersion; }
+StoreNotifier *SqlStore::changeNotifier() { return m_notifier.get(); }
+
+// ---------------------------------------------------------------------------------------------------------
+// Row mapping
+
+StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
+{
+    InvoiceRecord r;
+    r.id = row.value(QStringLiteral("id")).toLongLong();
+    r.orderRef = row.value(QStringLiteral("order_ref")).toString();
+    r.asset = row.value(QStringLiteral("asset")).toString();
+    r.fiatAmount = row.value(QStringLiteral("fiat_amount")).toString();
+    r.fiatCurrency = row.value(QStringLiteral("fiat_currency")).toString();
+    r.rate = row.value(QStringLiteral("rate")).toString();
+    r.address = row.value(QStringLiteral("address")).toString();
+    if (const QVariant idx = row.value(QStringLiteral("address_index")); !idx.isNull())
+        r.addressIndex = quint64(idx.toLongLong());
+    InvoiceTerms &t = r.invoice.terms;
+    for (auto [column, target] : {std::pair{"required", &t.required}, std::pair{"tolerance", &t.tolerance}}) {
+        auto amount = decodeAtomic(row.value(QLatin1String(column)));
+        if (!amount)
+            return std::unexpected(m_session.fail(StoreError::Internal,
+                                                  QStringLiteral("invoice %1: %2").arg(r.id).arg(amount.error())));
+        *target = *amount;
+    }
+    t.createdAt = fromMs(row.value(QStringLiteral("created_at")).toLongLong());
+    t.quoteExpiresAt = fromMs(row.value(QStringLiteral("quote_expires_at")).toLongLong());
+    t.graceExpiresAt = fromMs(row.value(QStringLiteral("grace_expires_at")).toLongLong());
+    t.minConfirmations = std::uint32_t(row.value(QStringLiteral("min_confirmations")).toLongLong());
+    const auto state = parseInvoiceState(row.value(QStringLiteral("state")).toString().toStdString());
+    if (!state)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("invoice %1: unknown state").arg(r.id)));
+    r.invoice.state = *state;
+    r.invoice.settledAt = optionalTime(row.value(QStringLiteral("settled_at")));
+    r.invoice.closedAt = optionalTime(row.value(QStringLiteral("closed_at")));
+    r.updatedAt = QDateTime::fromMSecsSinceEpoch(row.value(QStringLiteral("updated_at")).toLongLong(), Qt::UTC);
+    r.settledManually = row.value(QStringLiteral("settled_manually")).toLongLong() != 0;
+    return r;
+}
+
+StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
+{
+    DepositRecord d;
+    const qint64 id = row.value(QStringLiteral("id")).toLongLong();
+    d.asset = row.value(QStringLiteral("asset")).toString();
+    d.deposit.key.txid = row.value(QStringLiteral("txid")).toString().toStdString();
+    d.deposit.key.output = row.value(QStringLiteral("output_key")).toString().toStdString();
+    auto amount = decodeAtomic(row.value(QStringLiteral("amount")));
+    if (!amount)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1: %2").arg(id).arg(amount.error())));
+    d.deposit.amount = *amount;
+    d.deposit.effectiveAt = fromMs(row.value(QStringLiteral("effective_at")).toLongLong());
+    d.deposit.confirmations = std::uint32_t(row.value(QStringLiteral("confirmations")).toLongLong());
+    const auto status = parseDepositStatus(row.value(QStringLiteral("status")).toString().toStdString());
+    if (!status)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1: unknown status").arg(id)));
+    d.deposit.status = *status;
+    d.invoiceId = optionalId(row.value(QStringLiteral("invoice_id")));
+    d.address = row.value(QStringLiteral("address")).toString();
+    if (const QVariant h = row.value(QStringLiteral("height")); !h.isNull())
+        d.height = quint64(h.toLongLong());
+    d.blockHash = row.value(QStringLiteral("block_hash")).toString();
+    d.refundId = optionalId(row.value(QStringLiteral("refund_id")));
+    return d;
+}
+
+StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
+{
+    RefundItem r;
+    r.id = row.value(QStringLiteral("id")).toLongLong();
+    r.invoiceId = optionalId(row.value(QStringLiteral("invoice_id")));
+    r.asset = row.value(QStringLiteral("asset")).toString();
+    const auto reason = parseRefundReason(row.value(QStringLiteral("reason")).toString().toStdString());
+    const auto status = parseRefundStatus(row.value(QStringLiteral("status")).toString().toStdString());
+    if (!reason || !status)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund %1: unknown reason or status").arg(r.id)));
+    r.reason = *reason;
+    r.status = *status;
+    auto amount = decodeAtomic(row.value(QStringLiteral("amount")));
+    auto fee = decodeAtomic(row.value(QStringLiteral("fee")));
+    if (!amount || !fee)
+        return std::unexpected(m_session.fail(StoreError::Internal,
+                                              QStringLiteral("refund %1: %2").arg(r.id).arg(amount ? fee.error() : amount.error())));
+    r.amount = *amount;
+    r.fee = *fee;
+    const QString txids = row.value(QStringLiteral("txids")).toString();
+    r.txids = txids.isEmpty() ? QStringList() : txids.split(u'\n');
+    r.createdAt = QDateTime::fromMSecsSinceEpoch(row.value(QStringLiteral("created_at")).toLongLong(), Qt::UTC);
+    r.updatedAt = QDateTime::fromMSecsSinceEpoch(row.value(QStringLiteral("updated_at")).toLongLong(), Qt::UTC);
+    r.refundAddress = row.value(QStringLiteral("refund_address")).toString();
+    r.payoutTxid = row.value(QStringLiteral("payout_txid")).toString();
+    r.builtTx = row.value(QStringLiteral("built_tx")).toString();
+    r.note = row.value(QStringLiteral("note")).toString();
+    return r;
+}
+
+StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
+                                           const Binds &binds)
+{
+    if (records.isEmpty())
+        return {};
+    QHash<qint64, qsizetype> index;
+    for (qsizetype i = 0; i < records.size(); ++i)
+        index.insert(records[i].id, i);
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE invoice_id IN (%2) ORDER BY id")
+                                     .arg(DepositColumns, invoiceIdSubquery),
+                                 binds);
+    if (!rows)
+        return std::unexpected(rows.error());
+    for (const QSqlRecord &row : *rows) {
+        auto d = depositFromRow(row);
+        if (!d)
+            return std::unexpected(d.error());
+        auto it = index.find(d->invoiceId.value_or(0));
+        if (it == index.end())
+            continue; // the subquery matched more than the page read first (a concurrent insert)
+        InvoiceRecord &r = records[*it];
+        // The state machine sees the deposits that ever counted (counted or reversed); money that went to the
+        // refund queue never touched the invoice.
+        if (!d->refundId && d->deposit.status != DepositStatus::Orphaned)
+            r.invoice.deposits.push_back(d->deposit);
+        r.deposits.append(*d);
+    }
+    return {};
+}
+
+StoreResult<InvoiceRecord> SqlStore::loadInvoice(qint64 id, bool lock)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM invoices WHERE id = :id%2")
+                                       .arg(InvoiceColumns, lock ? m_session.forUpdate() : QString()),
+                                   {{QStringLiteral(":id"), id}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no invoice %1").arg(id)));
+    auto record = invoiceFromRow(**row);
+    if (!record)
+        return record;
+    QList<InvoiceRecord> one{*record};
+    if (auto attached = attachDeposits(one, QStringLiteral("SELECT id FROM invoices WHERE id = :sid"),
+                                       {{QStringLiteral(":sid"), id}});
+        !attached)
+        return std::unexpected(attached.error());
+    return one.first();
+}
+
+StoreResult<std::optional<DepositRecord>> SqlStore::loadDeposit(const QString &asset, const DepositKey &key, bool lock)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM deposits WHERE asset = :asset AND txid = :txid"
+                                                  " AND output_key = :output%2")
+                                       .arg(DepositColumns, lock ? m_session.forUpdate() : QString()),
+                                   {{QStringLiteral(":asset"), asset},
+                                    {QStringLiteral(":txid"), QString::fromStdString(key.txid)},
+                                    {QStringLiteral(":output"), QString::fromStdString(key.output)}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<DepositRecord>();
+    auto d = depositFromRow(**row);
+    if (!d)
+        return std::unexpected(d.error());
+    return std::optional<DepositRecord>(*d);
+}
+
+StoreResult<RefundItem> SqlStore::loadRefund(qint64 id, bool lock)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM refund_items WHERE id = :id%2")
+                                       .arg(RefundColumns, lock ? m_session.forUpdate() : QString()),
+                                   {{QStringLiteral(":id"), id}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no refund item %1").arg(id)));
+    return refundFromRow(**row);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Invoices
+
+StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
+{
+    const Asset *asset = findAsset(in.asset.toStdString());
+    if (!asset)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(in.asset)});
+    if (in.orderRef.trimmed().isEmpty())
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the order reference is empty")});
+    const InvoiceTerms &t = in.terms;
+    if (t.required == 0)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the amount due must be greater than zero")});
+    if (t.tolerance >= t.required)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the tolerance must be below the amount due")});
+    if (!(t.createdAt <= t.quoteExpiresAt && t.quoteExpiresAt <= t.graceExpiresAt))
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the invoice windows are out of order")});
+    for (const auto &[label, text] : {std::pair{"fiat amount", &in.fiatAmount}, std::pair{"rate", &in.rate}}) {
+        if (!text->isEmpty() && !Decimal::parse(text->toStdString()))
+            return std::unexpected(StoreError{StoreError::Invalid,
+                                              QStringLiteral("the %1 \"%2\" is not a plain decimal").arg(QLatin1String(label), *text)});
+    }
+    const Dialect d = m_session.dialect();
+    return m_session.write([&]() -> StoreResult<qint64> {
+        auto row = m_session.selectOne(
+            QStringLiteral("INSERT INTO invoices (order_ref, asset, fiat_amount, fiat_currency, rate, required, tolerance,"
+                           " received, surplus, min_confirmations, address, address_index, created_at, quote_expires_at,"
+                           " grace_expires_at, state, updated_at) VALUES (:order_ref, :asset, :fiat_amount, :fiat_currency,"
+                           " :rate, :required, :tolerance, :received, :surplus, :min_conf, :address, :address_index,"
+                           " :created_at, :quote, :grace, :state, :updated_at) RETURNING id"),
+            {{QStringLiteral(":order_ref"), in.orderRef},
+             {QStringLiteral(":asset"), QString::fromStdString(asset->code)},
+             {QStringLiteral(":fiat_amount"), in.fiatAmount.isNull() ? QStringLiteral("") : in.fiatAmount},
+             {QStringLiteral(":fiat_currency"), in.fiatCurrency.isNull() ? QStringLiteral("") : in.fiatCurrency},
+             {QStringLiteral(":rate"), in.rate.isNull() ? QStringLiteral("") : in.rate},
+             {QStringLiteral(":required"), encodeAtomic(d, t.required)},
+             {QStringLiteral(":tolerance"), encodeAtomic(d, t.tolerance)},
+             {QStringLiteral(":received"), encodeAtomic(d, 0)},
+             {QStringLiteral(":surplus"), encodeAtomic(d, 0)},
+             {QStringLiteral(":min_conf"), qint64(t.minConfirmations)},
+             {QStringLiteral(":address"), in.address.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(in.address)},
+             {QStringLiteral(":address_index"),
+              in.addressIndex ? QVariant(qint64(*in.addressIndex)) : QVariant(QMetaType::fromType<qlonglong>())},
+             {QStringLiteral(":created_at"), toMs(t.createdAt)},
+             {QStringLiteral(":quote"), toMs(t.quoteExpiresAt)},
+             {QStringLiteral(":grace"), toMs(t.graceExpiresAt)},
+             {QStringLiteral(":state"), qs(name(InvoiceState::AwaitingPayment))},
+             {QStringLiteral(":updated_at"), toMs(now)}});
+        if (!row)
+            return std::unexpected(row.error());
+        const qint64 id = (*row)->value(0).toLongLong();
+        if (auto e = writeEvent(id, now, InvoiceState::AwaitingPayment, InvoiceState::AwaitingPayment,
+                                QStringLiteral("created"));
+            !e)
+            return std::unexpected(e.error());
+        m_session.markChanged();
+        return id;
+    });
+}
+
+StoreResult<InvoiceRecord> SqlStore::invoice(qint64 id)
+{
+    return m_session.read([&] { return loadInvoice(id, false); });
+}
+
+StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter)
+{
+    return m_session.read([&]() -> StoreResult<QList<InvoiceRecord>> {
+        Binds binds;
+        const QString where = filterWhere(filter, binds);
+        const QString tail = QStringLiteral("%1 ORDER BY created_at DESC, id DESC%2").arg(where, limitClause(filter, m_session.isPostgres()));
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
+        if (!rows)
+            return std::unexpected(rows.error());
+        QList<InvoiceRecord> out;
+        out.reserve(rows->size());
+        for (const QSqlRecord &row : *rows) {
+            auto r = invoiceFromRow(row);
+            if (!r)
+                return std::unexpected(r.error());
+            out.append(*r);
+        }
+        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
+            return std::unexpected(attached.error());
+        return out;
+    });
+}
+
+StoreResult<int> SqlStore::countInvoices(const InvoiceFilter &filter)
+{
+    Binds binds;
+    const QString where = filterWhere(filter, binds);
+    auto row = m_session.selectOne(QStringLiteral("SELECT count(*) FROM invoices%1").arg(where), binds);
+    if (!row)
+        return std::unexpected(row.error());
+    return int((*row)->value(0).toLongLong());
+}
+
+StoreResult<QList<InvoiceEventRecord>> SqlStore::invoiceEvents(qint64 invoiceId)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT id, invoice_id, at, from_state, to_state, cause FROM invoice_events"
+                                                " WHERE invoice_id = :id ORDER BY id"),
+                                 {{QStringLiteral(":id"), invoiceId}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<InvoiceEventRecord> out;
+    for (const QSqlRecord &row : *rows) {
+        InvoiceEventRecord e;
+        e.id = row.value(0).toLongLong();
+        e.invoiceId = row.value(1).toLongLong();
+        e.at = QDateTime::fromMSecsSinceEpoch(row.value(2).toLongLong(), Qt::UTC);
+        const auto from = parseInvoiceState(row.value(3).toString().toStdString());
+        const auto to = parseInvoiceState(row.value(4).toString().toStdString());
+        if (!from || !to)
+            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("event %1: unknown state").arg(e.id)));
+        e.from = *from;
+        e.to = *to;
+        e.cause = row.value(5).toString();
+        out.append(e);
+    }
+    return out;
+}
+
+StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex)
+{
+    if (address.isEmpty())
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty address")});
+    return m_session.write([&]() -> StoreResult<void> {
+        auto row = m_session.selectOne(QStringLiteral("SELECT address FROM invoices WHERE id = :id%1").arg(m_session.forUpdate()),
+                                       {{QStringLiteral(":id"), id}});
+        if (!row)
+            return std::unexpected(row.error());
+        if (!*row)
+            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no invoice %1").arg(id)));
+        const QVariant current = (*row)->value(0);
+        if (!current.isNull()) {
+            if (current.toString() == address)
+                return {}; // the same allocation delivered twice
+            return std::unexpected(m_session.fail(
+                StoreError::Conflict, QStringLiteral("invoice %1 already has the address %2").arg(id).arg(current.toString())));
+        }
+        auto updated = m_session.execute(
+            QStringLiteral("UPDATE invoices SET address = :address, address_index = :idx, updated_at = :now WHERE id = :id"),
+            {{QStringLiteral(":address"), address},
+             {QStringLiteral(":idx"), addressIndex ? QVariant(qint64(*addressIndex)) : QVariant(QMetaType::fromType<qlonglong>())},
+             {QStringLiteral(":now"), QDateTime::currentMSecsSinceEpoch()},
+             {QStringLiteral(":id"), id}});
+        if (!updated)
+            return std::unexpected(updated.error());
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<std::optional<TimePoint>> SqlStore::nextBoundary(TimePoint now)
+{
+    // The domain's nextBoundary for every open invoice: its quote boundary while that is ahead, else just past
+    // its hard boundary (which may already be behind `now` for an overdue invoice: then it is due at once).
+    auto row = m_session.selectOne(
+        QStringLiteral("SELECT MIN(CASE WHEN quote_expires_at > :now THEN quote_expires_at ELSE grace_expires_at + 1 END)"
+                       " FROM invoices WHERE state IN ('awaiting_payment', 'partially_paid')"),
+        {{QStringLiteral(":now"), toMs(now)}});
+    if (!row)
+        return std::unexpected(row.error());
+    const QVariant v = (*row)->value(0);
+    if (v.isNull())
+        return std::optional<TimePoint>();
+    return std::optional<TimePoint>(fromMs(v.toLongLong()));
+}
+
+StoreResult<QList<DepositRecord>> SqlStore::depositsAbove(const QString &asset, quint64 height)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE asset = :asset AND status IN ('counted', 'orphaned')"
+                                                " AND (height IS NULL OR height > :height) ORDER BY id")
+                                     .arg(DepositColumns),
+                                 {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
+                                  {QStringLiteral(":height"), qint64(std::min<quint64>(height, quint64(INT64_MAX)))}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<DepositRecord> out;
+    for (const QSqlRecord &row : *rows) {
+        auto d = depositFromRow(row);
+        if (!d)
+            return std::unexpected(d.error());
+        out.append(*d);
+    }
+    return out;
+}
+
+StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset, TimePoint now)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    const qint64 cutoff = toMs(now - std::chrono::duration_cast<std::chrono::milliseconds>(WatchAfterClose));
+    return m_session.read([&]() -> StoreResult<QList<InvoiceRecord>> {
+        const QString where = QStringLiteral(
+            " WHERE asset = :asset AND address IS NOT NULL AND (state IN ('awaiting_payment', 'partially_paid', 'confirming')"
+            " OR COALESCE(settled_at, closed_at, updated_at) >= :cutoff)");
+        const Binds binds{{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
+                          {QStringLiteral(":cutoff"), cutoff}};
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2 ORDER BY id").arg(InvoiceColumns, where), binds);
+        if (!rows)
+            return std::unexpected(rows.error());
+        QList<InvoiceRecord> out;
+        for (const QSqlRecord &row : *rows) {
+            auto r = invoiceFromRow(row);
+            if (!r)
+                return std::unexpected(r.error());
+            out.append(*r);
+        }
+        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
+            return std::unexpected(attached.error());
+        return out;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Refund queue (reads)
+
+StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> status)
+{
+    // Oldest first: it is a queue.
+    auto rows = status ? m_session.select(QStringLiteral("SELECT %1 FROM refund_items WHERE status = :status ORDER BY created_at, id")
+                                              .arg(RefundColumns),
+                                          {{QStringLiteral(":status"), qs(name(*status))}})
+                       : m_session.select(QStringLiteral("SELECT %1 FROM refund_items ORDER BY created_at, id").arg(RefundColumns));
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<RefundItem> out;
+    for (const QSqlRecord &row : *rows) {
+        auto r = refundFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(*r);
+    }
+    return out;
+}
+
+StoreResult<RefundItem> SqlStore::refund(qint64 id) { return loadRefund(id, false); }
+
+StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
+{
+    return m_session.read([&]() -> StoreResult<QList<DepositRecord>> {
+        auto item = loadRefund(refundId, false);
+        if (!item)
+            return std::unexpected(item.error());
+        const bool held = item->reason == RefundReason::Late || item->reason == RefundReason::Unmatched;
+        auto rows = held ? m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE refund_id = :id ORDER BY id").arg(DepositColumns),
+                                            {{QStringLiteral(":id"), refundId}})
+                         : m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE invoice_id = :id AND status = 'counted'"
+                                                           " AND refund_id IS NULL ORDER BY id")
+                                                .arg(DepositColumns),
+                                            {{QStringLiteral(":id"), item->invoiceId.value_or(-1)}});
+        if (!rows)
+            return std::unexpected(rows.error());
+        QList<DepositRecord> out;
+        for (const QSqlRecord &row : *rows) {
+            auto d = depositFromRow(row);
+            if (!d)
+                return std::unexpected(d.error());
+            out.append(*d);
+        }
+        return out;
+    });
+}
+
+StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log"
+                                                " ORDER BY id DESC%1")
+                                     .arg(limit >= 0 ? QStringLiteral(" LIMIT %1").arg(limit) : QString()));
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<AuditEntry> out;
+    for (const QSqlRecord &row : *rows) {
+        AuditEntry e;
+        e.id = row.value(0).toLongLong();
+        e.at = QDateTime::fromMSecsSinceEpoch(row.value(1).toLongLong(), Qt::UTC);
+        e.actor = row.value(2).toString();
+        e.action = row.value(3).toString();
+        e.subject = row.value(4).toString();
+        e.before = row.value(5).toString();
+        e.after = row.value(6).toString();
+        out.append(e);
+    }
+    return out;
+}
+
+StoreResult<void> SqlStore::audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
+                                  const QString &before, const QString &after)
+{
+    auto done = m_session.execute(QStringLiteral("INSERT INTO audit_log (at, actor, action, subject, before_json, after_json)"
+                                                 " VALUES (:at, :actor, :action, :subject, :before, :after)"),
+                                  {{QStringLiteral(":at"), toMs(now)},
+                                   {QStringLiteral(":actor"), actor},
+                                   {QStringLiteral(":action"), action},
+                                   {QStringLiteral(":subject"), subject},
+                                   {QStringLiteral(":before"), before},
+                                   {QStringLiteral(":after"), after}});
+    if (!done)
+        return std::unexpected(done.error());
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Wallet cursors and change detection
+
+StoreResult<std::optional<WalletCursor>> SqlStore::cursor(const QString &backend)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT backend, height, block_hash FROM wallet_cursors WHERE backend = :b"),
+                                   {{QStringLiteral(":b"), backend}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<WalletCursor>();
+    WalletCursor c;
+    c.backend = (*row)->value(0).toString();
+    c.height = quint64((*row)->value(1).toLongLong());
+    c.blockHash = (*row)->value(2).toString();
+    return std::optional<WalletCursor>(c);
+}
+
+StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
+{
+    if (cursor.backend.isEmpty())
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
+    if (cursor.height > quint64(INT64_MAX))
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("height out of range")});
+    // A cursor is not data anyone watches: no change mark, so polls do not wake every dashboard.
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(
+            QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at) VALUES (:b, :h, :hash, :at)"
+                           " ON CONFLICT (backend) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash,"
+                           " updated_at = excluded.updated_at"),
+            {{QStringLiteral(":b"), cursor.backend},
+             {QStringLiteral(":h"), qint64(cursor.height)},
+             {QStringLiteral(":hash"), cursor.blockHash.isNull() ? QStringLiteral("") : cursor.blockHash},
+             {QStringLiteral(":at"), QDateTime::currentMSecsSinceEpoch()}});
+        if (!done)
+            return std::unexpected(done.error());
+        return {};
+    });
+}
+
+StoreResult<qint64> SqlStore::changeToken()
+{
+    if (!m_session.isPostgres()) {
+        // data_version moves when another connection committed; our own commits are counted by the session.
+        // Only then is the counter row read, so a poll with nothing new costs one pragma.
+        auto dv = m_session.select(QStringLiteral("PRAGMA data_version"));
+        if (!dv)
+            return std::unexpected(dv.error());
+        const qint64 version = dv->isEmpty() ? -1 : dv->first().value(0).toLongLong();
+        if (version == m_seenDataVersion && m_session.ownChanges() == m_seenOwnChanges)
+            return m_cachedToken;
+        auto row = m_session.selectOne(QStringLiteral("SELECT value FROM change_counter WHERE id = 1"));
+        if (!row)
+            return std::unexpected(row.error());
+        m_cachedToken = *row ? (**row).value(0).toLongLong() : 0;
+        m_seenDataVersion = version;
+        m_seenOwnChanges = m_session.ownChanges();
+        return m_cachedToken;
+    }
+    auto row = m_session.selectOne(QStringLiteral("SELECT value FROM change_counter WHERE id = 1"));
+    if (!row)
+        return std::unexpected(row.error());
+    return *row ? (**row).value(0).toLongLong() : qint64(0);
+}
+
+} // namespace sd

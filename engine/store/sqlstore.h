@@ -1,0 +1,111 @@
+// The Store on SQLite or PostgreSQL: one class, the dialect differences kept in SqlSession and schema.cpp.
+// Reads are in sqlstore.cpp, the money path (recording, reversals, expiry, refund reconciliation) in
+// sqlstorerecord.cpp, the refund queue's manual actions in sqlstorerefunds.cpp, the invariant check in
+// sqlstoreverify.cpp.
+#pragma once
+
+#include "sqlsession.h"
+#include "store.h"
+#include "storeurl.h"
+
+#include <QSqlRecord>
+
+#include <memory>
+
+namespace sd {
+
+class StoreNotifier;
+
+class SqlStore final : public Store
+{
+public:
+    // Opens (and migrates) the database named by `url`.
+    static StoreResult<std::unique_ptr<Store>> open(const StoreUrl &url, const QString &connectionName, TimePoint now);
+    ~SqlStore() override;
+
+    QString describe() const override;
+    int schemaVersion() const override;
+
+    StoreResult<qint64> createInvoice(const NewInvoice &invoice, TimePoint now) override;
+    StoreResult<InvoiceRecord> invoice(qint64 id) override;
+    StoreResult<QList<InvoiceRecord>> invoices(const InvoiceFilter &filter) override;
+    StoreResult<int> countInvoices(const InvoiceFilter &filter) override;
+    StoreResult<QList<InvoiceEventRecord>> invoiceEvents(qint64 invoiceId) override;
+    StoreResult<void> setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex) override;
+
+    StoreResult<RecordOutcome> recordObservation(const Observation &observation, TimePoint now) override;
+    StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations, TimePoint now) override;
+    StoreResult<RecordOutcome> reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now) override;
+    StoreResult<QList<RecordOutcome>> expireDue(TimePoint now) override;
+    StoreResult<std::optional<TimePoint>> nextBoundary(TimePoint now) override;
+    StoreResult<QList<DepositRecord>> depositsAbove(const QString &asset, quint64 height) override;
+    StoreResult<QList<InvoiceRecord>> watchedInvoices(const QString &asset, TimePoint now) override;
+
+    StoreResult<QList<RefundItem>> refunds(std::optional<RefundStatus> status) override;
+    StoreResult<RefundItem> refund(qint64 id) override;
+    StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update, const QString &actor,
+                                          TimePoint now) override;
+    StoreResult<QList<AuditEntry>> auditLog(int limit) override;
+
+    StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) override;
+    StoreResult<void> setCursor(const WalletCursor &cursor) override;
+
+    StoreResult<qint64> changeToken() override;
+
+    StoreResult<InvoiceRecord> applyRefundToInvoice(qint64 refundId, const QString &actor, TimePoint now) override;
+    StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) override;
+    StoreResult<QStringList> verify() override;
+    StoreNotifier *changeNotifier() override;
+
+private:
+    SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db);
+
+    // ---- row mapping (sqlstore.cpp) ----
+    StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
+    StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
+    StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
+    // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
+    StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
+                                     const Binds &binds);
+    StoreResult<InvoiceRecord> loadInvoice(qint64 id, bool lock);
+    StoreResult<std::optional<DepositRecord>> loadDeposit(const QString &asset, const DepositKey &key, bool lock);
+    StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
+    StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
+                            const QString &before, const QString &after);
+
+    // ---- the money path (sqlstorerecord.cpp); all run inside a write transaction ----
+    StoreResult<std::optional<qint64>> invoiceIdFor(const QString &asset, const QString &address);
+    StoreResult<void> lockInvoices(QList<qint64> ids);
+    StoreResult<RecordOutcome> recordLocked(const Observation &observation, TimePoint now);
+    StoreResult<RecordOutcome> reverseLocked(const QString &asset, const DepositKey &key, TimePoint now);
+    // Applies ClockTick at `now` and persists it if it changed something; returns the invoice after it.
+    StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome);
+    // Writes a domain transition of `record` (invoice row, event row) and reconciles its refund items.
+    StoreResult<void> persist(const InvoiceRecord &record, const Transition &transition, const QString &cause,
+                              TimePoint now, RecordOutcome &outcome);
+    StoreResult<void> writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
+                                 const QString &cause);
+    StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
+                                       bool settledManually, TimePoint now, RecordOutcome &outcome);
+    StoreResult<qint64> insertRefund(std::optional<qint64> invoiceId, const QString &asset, RefundReason reason,
+                                     Atomic amount, const QStringList &txids, TimePoint now);
+    StoreResult<void> insertDeposit(const Observation &o, const QString &status, std::optional<qint64> invoiceId,
+                                    std::optional<qint64> refundId, TimePoint effectiveAt, TimePoint now);
+    // Orphaned money that reappears or is seen again (never counted, so no state machine involved).
+    StoreResult<RecordOutcome> redeliverOrphan(const DepositRecord &known, const Observation &o, TimePoint now,
+                                               RecordOutcome outcome);
+    StoreResult<RecordOutcome> reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome outcome);
+    StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);
+
+    StoreUrl m_url;
+    QString m_connectionName;
+    SqlSession m_session;
+    int m_schemaVersion = 0;
+    std::unique_ptr<StoreNotifier> m_notifier;
+    // SQLite change token cache: data_version moves on other connections' commits, ownChanges on ours.
+    qint64 m_seenDataVersion = -1;
+    qint64 m_seenOwnChanges = -1;
+    qint64 m_cachedToken = 0;
+};
+
+} // namespace sd

@@ -1,0 +1,778 @@
+// The money path of SqlStore: recording observations, reversals, expiry, and keeping the refund queue in
+// step with every invoice transition. Each public entry point is one write transaction that holds the
+// per-invoice lock (PostgreSQL: SELECT ... FOR UPDATE on the invoice row; SQLite: the single writer).
+// Every decision about an invoice is the domain state machine's (sd::apply); this file only loads,
+// applies and writes.
+#include "sqlstore.h"
+
+#include "asset.h"
+
+#include <algorithm>
+
+namespace sd {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString keyText(const DepositKey &k) { return QString::fromStdString(k.txid + ':' + k.output); }
+QString cause(Change change, const InvoiceEvent &event) { return qs(name(change)) + QStringLiteral(": ") + qs(sd::describe(event)); }
+
+QVariant nullableHeight(const std::optional<quint64> &h)
+{
+    return h ? QVariant(qint64(*h)) : QVariant(QMetaType::fromType<qlonglong>());
+}
+
+QVariant nullableMs(const std::optional<TimePoint> &t)
+{
+    return t ? QVariant(toMs(*t)) : QVariant(QMetaType::fromType<qlonglong>());
+}
+
+// The txids of an invoice's counted deposits, in order, each once.
+QStringList countedTxids(const Invoice &invoice)
+{
+    QStringList out;
+    for (const Deposit &d : invoice.deposits) {
+        const QString txid = QString::fromStdString(d.key.txid);
+        if (d.status == DepositStatus::Counted && !out.contains(txid))
+            out << txid;
+    }
+    return out;
+}
+
+// An observation with a canonical asset code and an effective time; refused when it cannot be a deposit.
+std::expected<Observation, StoreError> normalized(Observation o, TimePoint now)
+{
+    const Asset *asset = findAsset(o.asset.toStdString());
+    if (!asset)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(o.asset)});
+    o.asset = QString::fromStdString(asset->code);
+    if (o.key.txid.empty())
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("a deposit without a txid")});
+    if (o.height && *o.height > quint64(INT64_MAX))
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("block height out of range")});
+    // An observation without a time was first seen now; an unset (epoch) time would make late money look early.
+    if (o.effectiveAt == TimePoint{})
+        o.effectiveAt = now;
+    return o;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// Locks and small writes
+
+StoreResult<std::optional<qint64>> SqlStore::invoiceIdFor(const QString &asset, const QString &address)
+{
+    if (address.isEmpty())
+        return std::optional<qint64>();
+    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"),
+                                   {{QStringLiteral(":asset"), asset}, {QStringLiteral(":address"), address}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<qint64>();
+    return std::optional<qint64>((*row)->value(0).toLongLong());
+}
+
+StoreResult<void> SqlStore::lockInvoices(QList<qint64> ids)
+{
+    if (!m_session.isPostgres())
+        return {}; // BEGIN IMMEDIATE already made this connection the only writer
+    // Always in ascending id order, so two transactions locking several invoices cannot deadlock.
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    for (qint64 id : ids) {
+        auto locked = m_session.select(QStringLiteral("SELECT id FROM invoices WHERE id = :id FOR UPDATE"),
+                                       {{QStringLiteral(":id"), id}});
+        if (!locked)
+            return std::unexpected(locked.error());
+    }
+    return {};
+}
+
+StoreResult<void> SqlStore::writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
+                                       const QString &cause)
+{
+    auto done = m_session.execute(QStringLiteral("INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause)"
+                                                 " VALUES (:id, :at, :from, :to, :cause)"),
+                                  {{QStringLiteral(":id"), invoiceId},
+                                   {QStringLiteral(":at"), toMs(now)},
+                                   {QStringLiteral(":from"), qs(name(from))},
+                                   {QStringLiteral(":to"), qs(name(to))},
+                                   {QStringLiteral(":cause"), cause}});
+    if (!done)
+        return std::unexpected(done.error());
+    return {};
+}
+
+StoreResult<qint64> SqlStore::insertRefund(std::optional<qint64> invoiceId, const QString &asset, RefundReason reason,
+                                           Atomic amount, const QStringList &txids, TimePoint now)
+{
+    const Dialect d = m_session.dialect();
+    auto row = m_session.selectOne(
+        QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
+                       " VALUES (:invoice, :asset, :reason, 'pending', :amount, :txids, :created, :updated, :fee) RETURNING id"),
+        {{QStringLiteral(":invoice"), invoiceId ? QVariant(*invoiceId) : QVariant(QMetaType::fromType<qlonglong>())},
+         {QStringLiteral(":asset"), asset},
+         {QStringLiteral(":reason"), qs(name(reason))},
+         {QStringLiteral(":amount"), encodeAtomic(d, amount)},
+         {QStringLiteral(":txids"), txids.join(u'\n')},
+         {QStringLiteral(":created"), toMs(now)},
+         {QStringLiteral(":updated"), toMs(now)},
+         {QStringLiteral(":fee"), encodeAtomic(d, 0)}});
+    if (!row)
+        return std::unexpected(row.error());
+    return (*row)->value(0).toLongLong();
+}
+
+StoreResult<void> SqlStore::insertDeposit(const Observation &o, const QString &status, std::optional<qint64> invoiceId,
+                                          std::optional<qint64> refundId, TimePoint effectiveAt, TimePoint now)
+{
+    // ON CONFLICT DO NOTHING: a concurrent transaction that recorded the same key first wins; the caller
+    // only reaches here after finding no row under its locks, so "nothing inserted" means exactly that race.
+    auto row = m_session.select(
+        QStringLiteral("INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
+                       " status, invoice_id, address, recorded_at, updated_at, refund_id) VALUES (:asset, :txid, :output,"
+                       " :amount, :effective, :conf, :height, :hash, :status, :invoice, :address, :recorded, :updated, :refund)"
+                       " ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id"),
+        {{QStringLiteral(":asset"), o.asset},
+         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+         {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
+         {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), o.amount)},
+         {QStringLiteral(":effective"), toMs(effectiveAt)},
+         {QStringLiteral(":conf"), qint64(o.confirmations)},
+         {QStringLiteral(":height"), nullableHeight(o.height)},
+         {QStringLiteral(":hash"), o.blockHash.isNull() ? QStringLiteral("") : o.blockHash},
+         {QStringLiteral(":status"), status},
+         {QStringLiteral(":invoice"), invoiceId ? QVariant(*invoiceId) : QVariant(QMetaType::fromType<qlonglong>())},
+         {QStringLiteral(":address"), o.address.isNull() ? QStringLiteral("") : o.address},
+         {QStringLiteral(":recorded"), toMs(now)},
+         {QStringLiteral(":updated"), toMs(now)},
+         {QStringLiteral(":refund"), refundId ? QVariant(*refundId) : QVariant(QMetaType::fromType<qlonglong>())}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (row->isEmpty())
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("deposit %1 was recorded concurrently")
+                                                                        .arg(keyText(o.key))));
+    return {};
+}
+
+StoreResult<bool> SqlStore::updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now)
+{
+    // The effective time never moves later: the earliest sighting decides whether money was in time.
+    const TimePoint effective = std::min(known.deposit.effectiveAt, o.effectiveAt);
+    const bool changed = known.deposit.confirmations != o.confirmations || known.height != o.height ||
+                         known.blockHash != o.blockHash || effective != known.deposit.effectiveAt;
+    if (!changed)
+        return false;
+    auto done = m_session.execute(
+        QStringLiteral("UPDATE deposits SET confirmations = :conf, height = :height, block_hash = :hash, effective_at = :eff,"
+                       " updated_at = :now WHERE asset = :asset AND txid = :txid AND output_key = :output"),
+        {{QStringLiteral(":conf"), qint64(o.confirmations)},
+         {QStringLiteral(":height"), nullableHeight(o.height)},
+         {QStringLiteral(":hash"), o.blockHash.isNull() ? QStringLiteral("") : o.blockHash},
+         {QStringLiteral(":eff"), toMs(effective)},
+         {QStringLiteral(":now"), toMs(now)},
+         {QStringLiteral(":asset"), o.asset},
+         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+         {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+    if (!done)
+        return std::unexpected(done.error());
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Transitions
+
+StoreResult<void> SqlStore::persist(const InvoiceRecord &record, const Transition &t, const QString &why, TimePoint now,
+                                    RecordOutcome &outcome)
+{
+    const Invoice &next = t.invoice;
+    const Dialect d = m_session.dialect();
+    auto updated = m_session.execute(
+        QStringLiteral("UPDATE invoices SET state = :state, received = :received, surplus = :surplus, settled_at = :settled,"
+                       " closed_at = :closed, updated_at = :now WHERE id = :id"),
+        {{QStringLiteral(":state"), qs(name(next.state))},
+         {QStringLiteral(":received"), encodeAtomic(d, next.received())},
+         {QStringLiteral(":surplus"), encodeAtomic(d, next.surplus())},
+         {QStringLiteral(":settled"), nullableMs(next.settledAt)},
+         {QStringLiteral(":closed"), nullableMs(next.closedAt)},
+         {QStringLiteral(":now"), toMs(now)},
+         {QStringLiteral(":id"), record.id}});
+    if (!updated)
+        return std::unexpected(updated.error());
+    // Every transition with its cause; a confirmation count that moves without changing the state is not
+    // one (a wallet reports it on every poll).
+    if (t.stateChanged() || (t.change != Change::None && t.change != Change::ConfirmationsChanged)) {
+        if (auto e = writeEvent(record.id, now, t.from, next.state, why); !e)
+            return e;
+    }
+    if (t.reversedAfterSettlement) {
+        outcome.alert = true;
+        outcome.message = QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers "
+                                         "the amount due: the order was honoured without the money")
+                              .arg(record.id);
+    }
+    m_session.markChanged();
+    return reconcileRefunds(record.id, record.asset, next, record.settledManually, now, outcome);
+}
+
+StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome)
+{
+    const InvoiceEvent event = ClockTick{};
+    auto t = apply(record.invoice, event, now);
+    if (!t)
+        return std::unexpected(m_session.fail(StoreError::Internal, QString::fromStdString(t.error().message)));
+    if (t->change == Change::None)
+        return record;
+    if (auto done = persist(record, *t, cause(t->change, event), now, outcome); !done)
+        return std::unexpected(done.error());
+    record.invoice = t->invoice;
+    return record;
+}
+
+StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
+                                             bool settledManually, TimePoint now, RecordOutcome &outcome)
+{
+    Q_UNUSED(settledManually); // a manually settled invoice is `settled`: only the overpaid rule can apply
+    const bool underpaidRule = invoice.state == InvoiceState::UnderpaidExpired || invoice.state == InvoiceState::Expired;
+    const bool overpaidRule = invoice.state == InvoiceState::Settled;
+    if (!underpaidRule && !overpaidRule)
+        return {};
+    const RefundReason reason = underpaidRule ? RefundReason::UnderpaidExpired : RefundReason::Overpaid;
+    auto rows = m_session.select(QStringLiteral("SELECT id, status, amount FROM refund_items WHERE invoice_id = :id"
+                                                " AND reason = :reason ORDER BY id%1")
+                                     .arg(m_session.forUpdate()),
+                                 {{QStringLiteral(":id"), invoiceId}, {QStringLiteral(":reason"), qs(name(reason))}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    std::optional<qint64> pendingId;
+    Atomic pendingAmount = 0;
+    Atomic handled = 0; // amounts of items a person already moved on (refunding, refunded, applied, dismissed)
+    for (const QSqlRecord &row : *rows) {
+        auto amount = decodeAtomic(row.value(2));
+        if (!amount)
+            return std::unexpected(m_session.fail(StoreError::Internal, amount.error()));
+        if (row.value(1).toString() == u"pending") {
+            pendingId = row.value(0).toLongLong();
+            pendingAmount = *amount;
+        } else {
+            handled = checkedAdd(handled, *amount).value_or(std::numeric_limits<Atomic>::max());
+        }
+    }
+    // underpaid_expired: the item holds everything the invoice received. overpaid: the refundable surplus,
+    // minus what earlier overpaid items (no longer pending) already took.
+    const Atomic target = underpaidRule ? (invoice.state == InvoiceState::UnderpaidExpired ? invoice.received() : 0)
+                                        : invoice.refundableSurplus();
+    const Atomic want = saturatingSub(target, handled);
+    const QStringList txids = countedTxids(invoice);
+    const Dialect d = m_session.dialect();
+    if (pendingId) {
+        if (want == 0) {
+            auto done = m_session.execute(
+                QStringLiteral("UPDATE refund_items SET status = 'dismissed', amount = :zero, note = :note, updated_at = :now"
+                               " WHERE id = :id"),
+                {{QStringLiteral(":zero"), encodeAtomic(d, 0)},
+                 {QStringLiteral(":note"), QStringLiteral("dismissed automatically: the money it held (%1) no longer exists "
+                                                          "(a deposit was reversed)")
+                                               .arg(pendingAmount)},
+                 {QStringLiteral(":now"), toMs(now)},
+                 {QStringLiteral(":id"), *pendingId}});
+            if (!done)
+                return std::unexpected(done.error());
+        } else {
+            auto done = m_session.execute(
+                QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, updated_at = :now WHERE id = :id"
+                               " AND (amount <> :amount2 OR txids <> :txids2)"),
+                {{QStringLiteral(":amount"), encodeAtomic(d, want)},
+                 {QStringLiteral(":txids"), txids.join(u'\n')},
+                 {QStringLiteral(":now"), toMs(now)},
+                 {QStringLiteral(":id"), *pendingId},
+                 {QStringLiteral(":amount2"), encodeAtomic(d, want)},
+                 {QStringLiteral(":txids2"), txids.join(u'\n')}});
+            if (!done)
+                return std::unexpected(done.error());
+        }
+        outcome.refundId = *pendingId;
+    } else if (want > 0) {
+        auto id = insertRefund(invoiceId, asset, reason, want, txids, now);
+        if (!id)
+            return std::unexpected(id.error());
+        outcome.refundId = *id;
+    }
+    if (handled > target) {
+        // Money a person already refunded or applied is (partly) gone: reversed after the decision.
+        outcome.alert = true;
+        outcome.message = QStringLiteral("refund items of invoice %1 hold %2 but only %3 remains (a deposit was reversed "
+                                         "after the item left the queue): check the payout")
+                              .arg(invoiceId)
+                              .arg(handled)
+                              .arg(target);
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Recording
+
+StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observation, TimePoint now)
+{
+    auto o = normalized(observation, now);
+    if (!o)
+        return std::unexpected(o.error());
+    return m_session.write([&]() -> StoreResult<RecordOutcome> {
+        auto id = invoiceIdFor(o->asset, o->address);
+        if (!id)
+            return std::unexpected(id.error());
+        if (*id) {
+            if (auto locked = lockInvoices({**id}); !locked)
+                return std::unexpected(locked.error());
+        }
+        return recordLocked(*o, now);
+    });
+}
+
+StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Observation> &observations, TimePoint now)
+{
+    QList<Observation> list;
+    for (const Observation &observation : observations) {
+        auto o = normalized(observation, now);
+        if (!o)
+            return std::unexpected(o.error());
+        list.append(*o);
+    }
+    return m_session.write([&]() -> StoreResult<QList<RecordOutcome>> {
+        // Lock every invoice of the batch up front, in id order (no deadlock between two batches).
+        QList<qint64> ids;
+        for (const Observation &o : list) {
+            auto id = invoiceIdFor(o.asset, o.address);
+            if (!id)
+                return std::unexpected(id.error());
+            if (*id)
+                ids.append(**id);
+        }
+        if (auto locked = lockInvoices(ids); !locked)
+            return std::unexpected(locked.error());
+        QList<RecordOutcome> outcomes;
+        for (const Observation &o : list) {
+            auto outcome = recordLocked(o, now);
+            if (!outcome)
+                return std::unexpected(outcome.error());
+            outcomes.append(*outcome);
+        }
+        return outcomes;
+    });
+}
+
+StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoint now)
+{
+    RecordOutcome out;
+    out.kind = RecordOutcome::Duplicate;
+    auto invoiceId = invoiceIdFor(o.asset, o.address);
+    if (!invoiceId)
+        return std::unexpected(invoiceId.error());
+    auto known = loadDeposit(o.asset, o.key, true);
+    if (!known)
+        return std::unexpected(known.error());
+    if (*known && (*known)->invoiceId != *invoiceId) {
+        out.kind = RecordOutcome::Rejected;
+        out.invoiceId = (*known)->invoiceId;
+        out.message = QStringLiteral("deposit %1 was recorded for address %2 and is now reported for %3: the wallet is "
+                                     "inconsistent; nothing changed")
+                          .arg(keyText(o.key), (*known)->address, o.address);
+        return out;
+    }
+
+    if (!*invoiceId) {
+        // Money for an address no invoice has: it never touches an order; a person decides.
+        if (*known)
+            return redeliverOrphan(**known, o, now, out);
+        if (o.amount == 0) {
+            out.kind = RecordOutcome::Rejected;
+            out.message = QStringLiteral("a deposit of zero is ignored");
+            return out;
+        }
+        if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), std::nullopt, std::nullopt, o.effectiveAt, now);
+            !inserted) {
+            if (inserted.error().kind != StoreError::Conflict)
+                return std::unexpected(inserted.error());
+            // Another transaction recorded it first (PostgreSQL waited for its commit): it is known now.
+            auto again = loadDeposit(o.asset, o.key, true);
+            if (!again)
+                return std::unexpected(again.error());
+            if (!*again)
+                return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 vanished").arg(keyText(o.key))));
+            return redeliverOrphan(**again, o, now, out);
+        }
+        auto refundId = insertRefund(std::nullopt, o.asset, RefundReason::Unmatched, o.amount,
+                                     {QString::fromStdString(o.key.txid)}, now);
+        if (!refundId)
+            return std::unexpected(refundId.error());
+        auto linked = m_session.execute(QStringLiteral("UPDATE deposits SET refund_id = :r WHERE asset = :asset AND txid = :txid"
+                                                       " AND output_key = :output"),
+                                        {{QStringLiteral(":r"), *refundId},
+                                         {QStringLiteral(":asset"), o.asset},
+                                         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                                         {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+        if (!linked)
+            return std::unexpected(linked.error());
+        m_session.markChanged();
+        out.kind = RecordOutcome::RoutedToRefund;
+        out.refundId = *refundId;
+        out.message = QStringLiteral("no invoice has the address %1: the deposit waits in the refund queue (unmatched)").arg(o.address);
+        return out;
+    }
+
+    auto loaded = loadInvoice(**invoiceId, false); // locked by the caller
+    if (!loaded)
+        return std::unexpected(loaded.error());
+    out.invoiceId = loaded->id;
+    out.before = loaded->invoice.state;
+    // The clock first: an invoice whose hard boundary passed is closed before the deposit is judged.
+    auto record = tick(*loaded, now, out);
+    if (!record)
+        return std::unexpected(record.error());
+    out.after = record->invoice.state;
+
+    if (*known && (*known)->refundId) {
+        auto r = redeliverOrphan(**known, o, now, out);
+        if (r)
+            r->after = record->invoice.state;
+        return r;
+    }
+
+    const InvoiceEvent event = DepositObserved{Deposit{o.key, o.amount, o.effectiveAt, o.confirmations, DepositStatus::Counted}};
+    auto result = apply(record->invoice, event, now);
+    if (!result) {
+        const Rejection &rejection = result.error();
+        const std::optional<RefundReason> reason = rejection.refundReason();
+        out.message = QString::fromStdString(rejection.message);
+        if (!reason) {
+            out.kind = RecordOutcome::Rejected; // not money to hold (zero, amount mismatch, overflow)
+            return out;
+        }
+        // Late money never touches the order: it is held for a person, linked to its invoice.
+        auto refundId = insertRefund(record->id, o.asset, *reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
+        if (!refundId)
+            return std::unexpected(refundId.error());
+        if (*known) {
+            // A reversed deposit reappeared after the invoice closed: it cannot count any more.
+            auto held = m_session.execute(
+                QStringLiteral("UPDATE deposits SET status = 'orphaned', refund_id = :r, updated_at = :now WHERE asset = :asset"
+                               " AND txid = :txid AND output_key = :output"),
+                {{QStringLiteral(":r"), *refundId},
+                 {QStringLiteral(":now"), toMs(now)},
+                 {QStringLiteral(":asset"), o.asset},
+                 {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                 {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+            if (!held)
+                return std::unexpected(held.error());
+            if (auto details = updateDepositDetails(**known, o, now); !details)
+                return std::unexpected(details.error());
+        } else if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), record->id, *refundId, o.effectiveAt, now);
+                   !inserted) {
+            return std::unexpected(inserted.error());
+        }
+        const QString why = QStringLiteral("deposit_routed_to_refund (%1): %2").arg(qs(name(rejection.kind)), qs(sd::describe(event)));
+        if (auto e = writeEvent(record->id, now, record->invoice.state, record->invoice.state, why); !e)
+            return std::unexpected(e.error());
+        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), record->id}});
+            !touched)
+            return std::unexpected(touched.error());
+        m_session.markChanged();
+        out.kind = RecordOutcome::RoutedToRefund;
+        out.refundId = *refundId;
+        return out;
+    }
+
+    const Transition &t = *result;
+    switch (t.change) {
+    case Change::None: {
+        // The same deposit again: its block or an earlier sighting may still be news.
+        bool changed = false;
+        if (*known) {
+            auto details = updateDepositDetails(**known, o, now);
+            if (!details)
+                return std::unexpected(details.error());
+            changed = *details;
+        }
+        if (changed) {
+            m_session.markChanged();
+            if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), record->id}});
+                !touched)
+                return std::unexpected(touched.error());
+        }
+        out.kind = changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
+        break;
+    }
+    case Change::ConfirmationsChanged:
+    case Change::DepositCounted:
+    case Change::DepositSurplus:
+    case Change::DepositReinstated: {
+        if (*known) {
+            auto status = m_session.execute(
+                QStringLiteral("UPDATE deposits SET status = 'counted', updated_at = :now WHERE asset = :asset AND txid = :txid"
+                               " AND output_key = :output"),
+                {{QStringLiteral(":now"), toMs(now)},
+                 {QStringLiteral(":asset"), o.asset},
+                 {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                 {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+            if (!status)
+                return std::unexpected(status.error());
+            if (auto details = updateDepositDetails(**known, o, now); !details)
+                return std::unexpected(details.error());
+        } else if (auto inserted = insertDeposit(o, QStringLiteral("counted"), record->id, std::nullopt, o.effectiveAt, now);
+                   !inserted) {
+            return std::unexpected(inserted.error());
+        }
+        if (auto done = persist(*record, t, cause(t.change, event), now, out); !done)
+            return std::unexpected(done.error());
+        out.kind = t.change == Change::ConfirmationsChanged ? RecordOutcome::Updated
+                   : t.change == Change::DepositSurplus     ? RecordOutcome::Surplus
+                                                            : RecordOutcome::Counted;
+        break;
+    }
+    case Change::DepositReversed:
+    case Change::Expired:
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("unexpected transition %1 for a deposit")
+                                                                        .arg(qs(name(t.change)))));
+    }
+    out.after = t.invoice.state;
+    return out;
+}
+
+StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known, const Observation &o, TimePoint now,
+                                                     RecordOutcome out)
+{
+    out.refundId = known.refundId;
+    if (known.deposit.amount != o.amount) {
+        out.kind = RecordOutcome::Rejected;
+        out.message = QStringLiteral("deposit %1 was seen before with amount %2, now %3: the wallet is inconsistent; nothing changed")
+                          .arg(keyText(o.key))
+                          .arg(known.deposit.amount)
+                          .arg(o.amount);
+        return out;
+    }
+    if (known.deposit.status == DepositStatus::Orphaned) {
+        auto changed = updateDepositDetails(known, o, now);
+        if (!changed)
+            return std::unexpected(changed.error());
+        if (*changed)
+            m_session.markChanged();
+        out.kind = *changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
+        return out;
+    }
+    // Held money that was reversed and reappeared (re-mined, rebroadcast): held again, in a new item (the old
+    // one was dismissed when the money vanished).
+    auto old = loadRefund(known.refundId.value_or(-1), true);
+    if (!old)
+        return std::unexpected(old.error());
+    auto refundId = insertRefund(known.invoiceId, o.asset, old->reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
+    if (!refundId)
+        return std::unexpected(refundId.error());
+    auto held = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'orphaned', refund_id = :r, updated_at = :now"
+                                                 " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
+                                  {{QStringLiteral(":r"), *refundId},
+                                   {QStringLiteral(":now"), toMs(now)},
+                                   {QStringLiteral(":asset"), o.asset},
+                                   {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                                   {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+    if (!held)
+        return std::unexpected(held.error());
+    if (auto details = updateDepositDetails(known, o, now); !details)
+        return std::unexpected(details.error());
+    if (known.invoiceId) {
+        const QString why = QStringLiteral("deposit_routed_to_refund (reappeared): deposit %1 of %2")
+                                .arg(keyText(o.key))
+                                .arg(o.amount);
+        if (auto e = writeEvent(*known.invoiceId, now, out.after, out.after, why); !e)
+            return std::unexpected(e.error());
+        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), *known.invoiceId}});
+            !touched)
+            return std::unexpected(touched.error());
+    }
+    m_session.markChanged();
+    out.kind = RecordOutcome::RoutedToRefund;
+    out.refundId = *refundId;
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Reversals and expiry
+
+StoreResult<RecordOutcome> SqlStore::reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    if (!a)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(asset)});
+    const QString code = QString::fromStdString(a->code);
+    return m_session.write([&]() -> StoreResult<RecordOutcome> {
+        auto known = loadDeposit(code, key, false);
+        if (!known)
+            return std::unexpected(known.error());
+        if (!*known)
+            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no deposit %1 of %2").arg(keyText(key), code)));
+        if ((*known)->invoiceId) {
+            if (auto locked = lockInvoices({*(*known)->invoiceId}); !locked)
+                return std::unexpected(locked.error());
+        }
+        return reverseLocked(code, key, now);
+    });
+}
+
+StoreResult<RecordOutcome> SqlStore::reverseLocked(const QString &asset, const DepositKey &key, TimePoint now)
+{
+    RecordOutcome out;
+    out.kind = RecordOutcome::Duplicate;
+    auto known = loadDeposit(asset, key, true);
+    if (!known)
+        return std::unexpected(known.error());
+    if (!*known)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no deposit %1").arg(keyText(key))));
+    if (!(*known)->invoiceId)
+        return reverseOrphan(**known, now, out);
+
+    auto loaded = loadInvoice(*(*known)->invoiceId, false);
+    if (!loaded)
+        return std::unexpected(loaded.error());
+    out.invoiceId = loaded->id;
+    out.before = loaded->invoice.state;
+    auto record = tick(*loaded, now, out);
+    if (!record)
+        return std::unexpected(record.error());
+    out.after = record->invoice.state;
+    if ((*known)->refundId)
+        return reverseOrphan(**known, now, out);
+
+    const InvoiceEvent event = DepositReversed{key};
+    auto result = apply(record->invoice, event, now);
+    if (!result) {
+        out.kind = RecordOutcome::Rejected;
+        out.message = QString::fromStdString(result.error().message);
+        return out;
+    }
+    if (result->change == Change::None)
+        return out; // already reversed
+    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now WHERE asset = :asset"
+                                                   " AND txid = :txid AND output_key = :output"),
+                                    {{QStringLiteral(":now"), toMs(now)},
+                                     {QStringLiteral(":asset"), asset},
+                                     {QStringLiteral(":txid"), QString::fromStdString(key.txid)},
+                                     {QStringLiteral(":output"), QString::fromStdString(key.output)}});
+    if (!status)
+        return std::unexpected(status.error());
+    if (auto done = persist(*record, *result, cause(result->change, event), now, out); !done)
+        return std::unexpected(done.error());
+    out.kind = RecordOutcome::Reversed;
+    out.after = result->invoice.state;
+    return out;
+}
+
+StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome out)
+{
+    out.refundId = known.refundId;
+    if (known.deposit.status == DepositStatus::Reversed)
+        return out; // already reversed
+    auto item = loadRefund(known.refundId.value_or(-1), true);
+    if (!item)
+        return std::unexpected(item.error());
+    const Dialect d = m_session.dialect();
+    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now WHERE asset = :asset"
+                                                   " AND txid = :txid AND output_key = :output"),
+                                    {{QStringLiteral(":now"), toMs(now)},
+                                     {QStringLiteral(":asset"), known.asset},
+                                     {QStringLiteral(":txid"), QString::fromStdString(known.deposit.key.txid)},
+                                     {QStringLiteral(":output"), QString::fromStdString(known.deposit.key.output)}});
+    if (!status)
+        return std::unexpected(status.error());
+    if (item->status == RefundStatus::Pending) {
+        auto rest = checkedSub(item->amount, known.deposit.amount);
+        if (!rest)
+            return std::unexpected(m_session.fail(StoreError::Internal,
+                                                  QStringLiteral("refund item %1 holds less than its deposit").arg(item->id)));
+        auto remaining = m_session.select(QStringLiteral("SELECT txid FROM deposits WHERE refund_id = :id AND status = 'orphaned'"
+                                                         " ORDER BY id"),
+                                          {{QStringLiteral(":id"), item->id}});
+        if (!remaining)
+            return std::unexpected(remaining.error());
+        QStringList txids;
+        for (const QSqlRecord &row : *remaining)
+            if (!txids.contains(row.value(0).toString()))
+                txids << row.value(0).toString();
+        auto done = m_session.execute(
+            QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, status = :status, note = :note,"
+                           " updated_at = :now WHERE id = :id"),
+            {{QStringLiteral(":amount"), encodeAtomic(d, *rest)},
+             {QStringLiteral(":txids"), txids.join(u'\n')},
+             {QStringLiteral(":status"), *rest == 0 ? QStringLiteral("dismissed") : QStringLiteral("pending")},
+             {QStringLiteral(":note"), *rest == 0 ? QStringLiteral("dismissed automatically: its deposit was reversed (dropped "
+                                                                   "from the pool or reorged out)")
+                                                  : item->note},
+             {QStringLiteral(":now"), toMs(now)},
+             {QStringLiteral(":id"), item->id}});
+        if (!done)
+            return std::unexpected(done.error());
+    } else {
+        out.alert = true;
+        out.message = QStringLiteral("deposit %1 was reversed after its refund item %2 became %3: check the payout")
+                          .arg(keyText(known.deposit.key))
+                          .arg(item->id)
+                          .arg(qs(name(item->status)));
+    }
+    if (known.invoiceId) {
+        const QString why = QStringLiteral("held_deposit_reversed: reversal of %1 (refund item %2)")
+                                .arg(keyText(known.deposit.key))
+                                .arg(item->id);
+        if (auto e = writeEvent(*known.invoiceId, now, out.after, out.after, why); !e)
+            return std::unexpected(e.error());
+        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), *known.invoiceId}});
+            !touched)
+            return std::unexpected(touched.error());
+    }
+    m_session.markChanged();
+    out.kind = RecordOutcome::Reversed;
+    return out;
+}
+
+StoreResult<QList<RecordOutcome>> SqlStore::expireDue(TimePoint now)
+{
+    auto due = m_session.select(QStringLiteral("SELECT id FROM invoices WHERE state IN ('awaiting_payment', 'partially_paid')"
+                                               " AND grace_expires_at < :now ORDER BY id"),
+                                {{QStringLiteral(":now"), toMs(now)}});
+    if (!due)
+        return std::unexpected(due.error());
+    QList<RecordOutcome> outcomes;
+    for (const QSqlRecord &row : *due) {
+        const qint64 id = row.value(0).toLongLong();
+        // One transaction per invoice: a sweep over many invoices never holds many locks.
+        auto outcome = m_session.write([&]() -> StoreResult<RecordOutcome> {
+            if (auto locked = lockInvoices({id}); !locked)
+                return std::unexpected(locked.error());
+            auto loaded = loadInvoice(id, false);
+            if (!loaded)
+                return std::unexpected(loaded.error());
+            RecordOutcome out;
+            out.kind = RecordOutcome::Duplicate;
+            out.invoiceId = id;
+            out.before = loaded->invoice.state;
+            auto record = tick(*loaded, now, out);
+            if (!record)
+                return std::unexpected(record.error());
+            out.after = record->invoice.state;
+            if (out.after != out.before)
+                out.kind = RecordOutcome::Expired;
+            return out;
+        });
+        if (!outcome)
+            return std::unexpected(outcome.error());
+        if (outcome->kind == RecordOutcome::Expired)
+            outcomes.append(*outcome); // another process may have expired it first
+    }
+    return outcomes;
+}
+
+} // namespace sd

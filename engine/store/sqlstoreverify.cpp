@@ -1,0 +1,175 @@
+// The money invariant, checked in one snapshot: every atomic unit of every deposit that still exists is in
+// exactly one place. Counted deposits are in their invoice's received total (surplus included); orphaned
+// ones are held by the late/unmatched refund item they point to; an underpaid_expired invoice's counted
+// money is held by its underpaid_expired item; a settled invoice's refundable surplus by its overpaid items.
+#include "sqlstore.h"
+
+#include <QHash>
+
+namespace sd {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString keyText(const DepositRecord &d)
+{
+    return d.asset + u':' + QString::fromStdString(d.deposit.key.txid + ':' + d.deposit.key.output);
+}
+
+} // namespace
+
+StoreResult<QStringList> SqlStore::verify()
+{
+    return m_session.read([&]() -> StoreResult<QStringList> {
+        QStringList problems;
+        auto report = [&](const QString &p) { problems << p; };
+
+        // Invoices with their deposits, and the totals stored beside them.
+        auto rows = m_session.select(QStringLiteral("SELECT id, order_ref, asset, fiat_amount, fiat_currency, rate, required,"
+                                                    " tolerance, received, surplus, min_confirmations, address, address_index,"
+                                                    " created_at, quote_expires_at, grace_expires_at, state, settled_at, closed_at,"
+                                                    " updated_at, settled_manually FROM invoices ORDER BY id"));
+        if (!rows)
+            return std::unexpected(rows.error());
+        QList<InvoiceRecord> invoices;
+        QHash<qint64, std::pair<Atomic, Atomic>> stored; // received, surplus columns
+        for (const QSqlRecord &row : *rows) {
+            auto r = invoiceFromRow(row);
+            if (!r)
+                return std::unexpected(r.error());
+            auto received = decodeAtomic(row.value(QStringLiteral("received")));
+            auto surplus = decodeAtomic(row.value(QStringLiteral("surplus")));
+            if (!received || !surplus)
+                return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("invoice %1: bad total").arg(r->id)));
+            stored.insert(r->id, {*received, *surplus});
+            invoices.append(*r);
+        }
+        if (auto attached = attachDeposits(invoices, QStringLiteral("SELECT id FROM invoices"), {}); !attached)
+            return std::unexpected(attached.error());
+        QHash<qint64, const InvoiceRecord *> byId;
+        for (const InvoiceRecord &r : invoices)
+            byId.insert(r.id, &r);
+
+        auto depositRows = m_session.select(QStringLiteral("SELECT id, asset, txid, output_key, amount, effective_at, confirmations,"
+                                                           " height, block_hash, status, invoice_id, address, refund_id"
+                                                           " FROM deposits ORDER BY id"));
+        if (!depositRows)
+            return std::unexpected(depositRows.error());
+        auto items = refunds(std::nullopt);
+        if (!items)
+            return std::unexpected(items.error());
+        QHash<qint64, const RefundItem *> itemById;
+        for (const RefundItem &i : *items)
+            itemById.insert(i.id, &i);
+
+        // Deposits: where each one's money is.
+        QHash<qint64, Atomic> heldByItem; // orphaned money per late/unmatched item
+        for (const QSqlRecord &row : *depositRows) {
+            auto d = depositFromRow(row);
+            if (!d)
+                return std::unexpected(d.error());
+            const QString key = keyText(*d);
+            switch (d->deposit.status) {
+            case DepositStatus::Counted:
+                if (!d->invoiceId || !byId.contains(*d->invoiceId))
+                    report(QStringLiteral("counted deposit %1 has no invoice").arg(key));
+                if (d->refundId)
+                    report(QStringLiteral("counted deposit %1 is also held by refund item %2").arg(key).arg(*d->refundId));
+                break;
+            case DepositStatus::Orphaned: {
+                const RefundItem *item = d->refundId ? itemById.value(*d->refundId) : nullptr;
+                if (!item) {
+                    report(QStringLiteral("orphaned deposit %1 is held by no refund item").arg(key));
+                    break;
+                }
+                if (item->reason != RefundReason::Late && item->reason != RefundReason::Unmatched)
+                    report(QStringLiteral("orphaned deposit %1 is held by a %2 item").arg(key, qs(name(item->reason))));
+                if (item->invoiceId != d->invoiceId)
+                    report(QStringLiteral("orphaned deposit %1 and its refund item %2 name different invoices").arg(key).arg(item->id));
+                auto sum = checkedAdd(heldByItem.value(item->id), d->deposit.amount);
+                if (!sum)
+                    report(QStringLiteral("refund item %1 overflows").arg(item->id));
+                heldByItem[item->id] = sum.value_or(0);
+                break;
+            }
+            case DepositStatus::Reversed:
+                break; // gone: counts nowhere
+            }
+        }
+
+        // Late / unmatched items hold exactly their orphaned deposits while pending; once a person moved them
+        // on, they may hold less (money reversed after the decision: alerted when it happened), never more.
+        for (const RefundItem &item : *items) {
+            if (item.reason != RefundReason::Late && item.reason != RefundReason::Unmatched)
+                continue;
+            const Atomic held = heldByItem.value(item.id);
+            if (item.status == RefundStatus::Pending ? held != item.amount || held == 0 : held > item.amount)
+                report(QStringLiteral("%1 refund item %2 (%3) is for %4 but holds deposits of %5")
+                           .arg(qs(name(item.reason)))
+                           .arg(item.id)
+                           .arg(qs(name(item.status)))
+                           .arg(item.amount)
+                           .arg(held));
+            if ((item.reason == RefundReason::Unmatched) != !item.invoiceId)
+                report(QStringLiteral("refund item %1: reason %2 with%3 an invoice")
+                           .arg(item.id)
+                           .arg(qs(name(item.reason)), item.invoiceId ? QString() : QStringLiteral("out")));
+        }
+
+        // Invoices: stored totals equal their counted deposits; closed and settled money is held once.
+        for (const InvoiceRecord &r : invoices) {
+            const Invoice &inv = r.invoice;
+            Atomic counted = 0;
+            for (const Deposit &d : inv.deposits)
+                if (d.status == DepositStatus::Counted)
+                    counted = checkedAdd(counted, d.amount).value_or(std::numeric_limits<Atomic>::max());
+            const auto [received, surplus] = stored.value(r.id);
+            if (received != counted)
+                report(QStringLiteral("invoice %1 stores received %2 but its counted deposits sum to %3").arg(r.id).arg(received).arg(counted));
+            if (surplus != inv.surplus())
+                report(QStringLiteral("invoice %1 stores surplus %2, expected %3").arg(r.id).arg(surplus).arg(inv.surplus()));
+            if ((inv.state == InvoiceState::AwaitingPayment || inv.state == InvoiceState::Expired) && counted != 0)
+                report(QStringLiteral("invoice %1 is %2 with %3 received").arg(r.id).arg(qs(name(inv.state))).arg(counted));
+            if ((inv.state == InvoiceState::PartiallyPaid || inv.state == InvoiceState::UnderpaidExpired) && counted == 0)
+                report(QStringLiteral("invoice %1 is %2 with nothing received").arg(r.id).arg(qs(name(inv.state))));
+            if (inv.state == InvoiceState::Settled && !inv.settledAt)
+                report(QStringLiteral("invoice %1 is settled without a settlement time").arg(r.id));
+
+            Atomic underpaidTotal = 0, overpaidTotal = 0;
+            bool underpaidPending = false, overpaidPending = false;
+            for (const RefundItem &item : *items) {
+                if (item.invoiceId != r.id)
+                    continue;
+                if (item.reason == RefundReason::UnderpaidExpired) {
+                    underpaidTotal = checkedAdd(underpaidTotal, item.amount).value_or(std::numeric_limits<Atomic>::max());
+                    underpaidPending |= item.status == RefundStatus::Pending;
+                } else if (item.reason == RefundReason::Overpaid) {
+                    overpaidTotal = checkedAdd(overpaidTotal, item.amount).value_or(std::numeric_limits<Atomic>::max());
+                    overpaidPending |= item.status == RefundStatus::Pending;
+                }
+            }
+            if (inv.state == InvoiceState::UnderpaidExpired &&
+                (underpaidTotal < counted || (underpaidPending && underpaidTotal != counted)))
+                report(QStringLiteral("underpaid_expired invoice %1 received %2 but its refund items hold %3")
+                           .arg(r.id)
+                           .arg(counted)
+                           .arg(underpaidTotal));
+            if (inv.state == InvoiceState::Expired && underpaidPending)
+                report(QStringLiteral("expired invoice %1 (nothing received) has a pending underpaid_expired item").arg(r.id));
+            if (inv.state != InvoiceState::UnderpaidExpired && inv.state != InvoiceState::Expired && underpaidTotal > 0 &&
+                !r.settledManually)
+                report(QStringLiteral("%1 invoice %2 has underpaid_expired refund items").arg(qs(name(inv.state))).arg(r.id));
+            const Atomic refundable = inv.state == InvoiceState::Settled ? inv.refundableSurplus() : 0;
+            if (overpaidTotal < refundable || (overpaidPending && overpaidTotal != refundable))
+                report(QStringLiteral("invoice %1 has a refundable surplus of %2 but its overpaid items hold %3")
+                           .arg(r.id)
+                           .arg(refundable)
+                           .arg(overpaidTotal));
+            if (inv.state != InvoiceState::Settled && overpaidTotal > 0)
+                report(QStringLiteral("%1 invoice %2 has overpaid refund items").arg(qs(name(inv.state))).arg(r.id));
+        }
+        return problems;
+    });
+}
+
+} // namespace sd

@@ -1,0 +1,66 @@
+#include "store.h"
+
+#include "schema.h"
+#include "sqlstore.h"
+#include "storeurl.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QTimeZone>
+
+#include <array>
+
+namespace sd {
+
+namespace {
+
+constexpr std::array<std::pair<RefundStatus, std::string_view>, 5> RefundStatusNames{{
+    {RefundStatus::Pending, "pending"},
+    {RefundStatus::Refunding, "refunding"},
+    {RefundStatus::Refunded, "refunded"},
+    {RefundStatus::Applied, "applied"},
+    {RefundStatus::Dismissed, "dismissed"},
+}};
+
+} // namespace
+
+QDateTime toQDateTime(TimePoint t)
+{
+    return QDateTime::fromMSecsSinceEpoch(t.time_since_epoch().count(), Qt::UTC);
+}
+
+TimePoint fromQDateTime(const QDateTime &dt) { return TimePoint{std::chrono::milliseconds(dt.toMSecsSinceEpoch())}; }
+
+std::string_view name(RefundStatus status)
+{
+    for (const auto &[s, text] : RefundStatusNames)
+        if (s == status)
+            return text;
+    return "unknown";
+}
+
+std::optional<RefundStatus> parseRefundStatus(std::string_view text)
+{
+    for (const auto &[s, n] : RefundStatusNames)
+        if (n == text)
+            return s;
+    return std::nullopt;
+}
+
+int Store::latestSchemaVersion() { return latestVersion(); }
+
+StoreResult<std::unique_ptr<Store>> Store::open(const QString &url, const QString &connectionName, const QString &password)
+{
+    const QString defaultPath =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("settledesk.db"));
+    auto parsed = StoreUrl::parse(url, defaultPath);
+    if (!parsed)
+        return std::unexpected(StoreError{StoreError::Invalid, parsed.error()});
+    // A password in the URL (typed on a command line) wins; otherwise the caller's (environment / keychain).
+    if (parsed->password.isEmpty())
+        parsed->password = password;
+    const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+    return SqlStore::open(*parsed, connectionName, TimePoint{now.time_since_epoch()});
+}
+
+} // namespace sd

@@ -1,0 +1,36 @@
+// The database URL of the configuration, parsed: `sqlite:/path/file.db` (or a bare path) or
+// `postgres://user@host:port/dbname?sslmode=...`. A password in the URL is accepted (from a command line)
+// but never printed or written back.
+#pragma once
+
+#include <QMap>
+#include <QString>
+
+#include <expected>
+
+namespace sd {
+
+struct StoreUrl
+{
+    enum Kind { Sqlite, Postgres };
+    Kind kind = Sqlite;
+    // SQLite
+    QString path; // absolute
+    // PostgreSQL
+    QString host;     // name, IP address, or an absolute unix socket directory
+    int port = 5432;
+    QString user;     // empty: libpq's default (the login name)
+    QString password; // from the URL only; Store::open falls back to its `password` argument
+    QString database;
+    QMap<QString, QString> options; // libpq connection options, sslmode always set
+
+    // "SQLite /path" or "PostgreSQL user@host:port/db (sslmode=require)": never the password.
+    QString describe() const;
+    // The options as QSqlDatabase::setConnectOptions() takes them ("sslmode=require;connect_timeout=10").
+    QString connectOptions() const;
+
+    // Parses `url`; an empty url or "sqlite:" means `defaultSqlitePath`.
+    static std::expected<StoreUrl, QString> parse(const QString &url, const QString &defaultSqlitePath);
+};
+
+} // namespace sd
