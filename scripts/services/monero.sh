@@ -18,6 +18,9 @@
 
 MONERO_REGTEST_BLOCKS="${MONERO_REGTEST_BLOCKS:-110}"
 MONERO_REGTEST_STOP_GRACE="${MONERO_REGTEST_STOP_GRACE:-10}" # seconds between SIGTERM and SIGKILL
+# The customer's fixed test seed (regtest coins only) and the primary address it gives.
+MONERO_REGTEST_CUSTOMER_SEED="hoax hubcaps delayed cabin rounded inactive buffet ditch oaks victim faked lordship foyer rims peeled vein oust sleepless unfit wobbly sincerely yields wipeout aglow buffet"
+MONERO_REGTEST_CUSTOMER_ADDRESS="48m1f89BnGV3kJb3VoZt1XAQxU7PRrfHzcKP61PAhDPT1U8JcDVW2o7fsqkJye397LWcXHHfDWcTwFwomrMwb4QwQXCLxwB"
 
 _xmr_log() { printf '[monero] %s\n' "$*" >&2; }
 _xmr_now() { date +%s.%N; }
@@ -64,8 +67,11 @@ print(v)' "$1"
 _xmr_wait_rpc() {
     local pidfile="$1" url="$2" method="$3"
     shift 3
-    local deadline=$((SECONDS + 60))
-    while ! _xmr_rpc "$url" "$method" '{}' "$@" 2>/dev/null | grep -q '"result"'; do
+    local deadline=$((SECONDS + 60)) answer
+    while :; do
+        # Captured, not piped into grep -q: under pipefail an early grep exit would fail the pipeline.
+        answer="$(_xmr_rpc "$url" "$method" '{}' "$@" 2>/dev/null || true)"
+        [[ "$answer" == *'"result"'* ]] && break
         kill -0 "$(cat "$pidfile")" 2>/dev/null || { _xmr_fail "$(basename "$pidfile" .pid) exited during start"; return 1; }
         [ $SECONDS -lt $deadline ] || { _xmr_fail "$(basename "$pidfile" .pid) did not answer at $url in 60 s"; return 1; }
         sleep 0.1
@@ -83,7 +89,7 @@ _xmr_spawn() {
 # Starts and funds the stack in directory $1 (created). Writes $1/env (export lines) and exports the same.
 monero_regtest_start() {
     MONERO_REGTEST_DIR="$1"
-    local t0 t1 dir
+    local t0 dir
     t0="$(_xmr_now)"
     dir="$MONERO_REGTEST_DIR"
     command -v monerod >/dev/null || { _xmr_log "error: monerod not installed (Debian package monero)"; return 1; }
@@ -115,6 +121,16 @@ monero_regtest_start() {
     local durl="http://127.0.0.1:$dport" murl="http://127.0.0.1:$mport/json_rpc" curl_="http://127.0.0.1:$cport/json_rpc"
     local mauth=(--digest -u "merchant:$password")
     _xmr_wait_rpc "$dir/monerod.pid" "$durl/json_rpc" get_info || return 1
+
+    # The customer wallet is restored from a fixed seed, so its address is known now and mining (about
+    # 0.1 s a block, plus 2.5 s of RandomX set-up) overlaps with starting and creating the wallets.
+    local address="$MONERO_REGTEST_CUSTOMER_ADDRESS" t1
+    t1="$(_xmr_now)"
+    _xmr_rpc "$durl/json_rpc" generateblocks \
+        "{\"amount_of_blocks\":$MONERO_REGTEST_BLOCKS,\"wallet_address\":\"$address\"}" --max-time 300 \
+        >"$dir/logs/generateblocks.json" 2>&1 &
+    local minejob=$!
+
     _xmr_wait_rpc "$dir/merchant-wallet-rpc.pid" "$murl" get_version "${mauth[@]}" || return 1
     _xmr_wait_rpc "$dir/customer-wallet-rpc.pid" "$curl_" get_version || return 1
     _xmr_log "processes answering after $(_xmr_elapsed "$t0") s"
@@ -122,20 +138,18 @@ monero_regtest_start() {
     # Both wallets are created in parallel: each takes 1.2-3.7 s.
     _xmr_rpc "$murl" create_wallet '{"filename":"merchant","language":"English"}' "${mauth[@]}" >"$dir/logs/create-merchant.json" &
     local mjob=$!
-    _xmr_rpc "$curl_" create_wallet '{"filename":"customer","language":"English"}' >"$dir/logs/create-customer.json" ||
-        { _xmr_fail "customer create_wallet failed"; return 1; }
+    _xmr_rpc "$curl_" restore_deterministic_wallet \
+        "{\"filename\":\"customer\",\"password\":\"\",\"seed\":\"$MONERO_REGTEST_CUSTOMER_SEED\",\"restore_height\":0,\"language\":\"English\"}" \
+        --max-time 120 >"$dir/logs/create-customer.json" || { _xmr_fail "customer restore_deterministic_wallet failed"; return 1; }
     wait $mjob || { _xmr_fail "merchant create_wallet failed"; return 1; }
     grep -q '"result"' "$dir/logs/create-merchant.json" || { _xmr_fail "merchant create_wallet: $(cat "$dir/logs/create-merchant.json")"; return 1; }
-    grep -q '"result"' "$dir/logs/create-customer.json" || { _xmr_fail "customer create_wallet: $(cat "$dir/logs/create-customer.json")"; return 1; }
+    grep -q "$address" "$dir/logs/create-customer.json" || { _xmr_fail "customer wallet: $(cat "$dir/logs/create-customer.json")"; return 1; }
+    _xmr_log "wallets created after $(_xmr_elapsed "$t0") s"
 
-    local address
-    address="$(_xmr_rpc "$curl_" get_address '{"account_index":0}' | _xmr_json result.address)" ||
-        { _xmr_fail "customer get_address failed"; return 1; }
-    t1="$(_xmr_now)"
-    _xmr_rpc "$durl/json_rpc" generateblocks \
-        "{\"amount_of_blocks\":$MONERO_REGTEST_BLOCKS,\"wallet_address\":\"$address\"}" --max-time 300 |
-        _xmr_json result.height >/dev/null || { _xmr_fail "generateblocks failed"; return 1; }
-    _xmr_log "mined $MONERO_REGTEST_BLOCKS blocks in $(_xmr_elapsed "$t1") s"
+    wait $minejob || { _xmr_fail "generateblocks failed: $(cat "$dir/logs/generateblocks.json")"; return 1; }
+    _xmr_json result.height <"$dir/logs/generateblocks.json" >/dev/null ||
+        { _xmr_fail "generateblocks: $(cat "$dir/logs/generateblocks.json")"; return 1; }
+    _xmr_log "mined $MONERO_REGTEST_BLOCKS blocks $(_xmr_elapsed "$t1") s after the daemon answered"
 
     # Funds are spendable once the customer has scanned the chain and coinbase outputs passed their 60-block lock.
     local unlocked deadline=$((SECONDS + 60))
@@ -146,6 +160,7 @@ monero_regtest_start() {
         [ $SECONDS -lt $deadline ] || { _xmr_fail "customer has no unlocked balance after mining"; return 1; }
         sleep 0.2
     done
+    _xmr_log "customer can spend after $(_xmr_elapsed "$t0") s"
     _xmr_rpc "$murl" refresh '{}' "${mauth[@]}" --max-time 120 >/dev/null
 
     cat >"$dir/env" <<EOF
