@@ -38,7 +38,8 @@ MoneroBackend::MoneroBackend(const AssetConfig &config, const QString &password,
 
 QString MoneroBackend::backendId() const
 {
-    return QStringLiteral("xmr:") + m_config.walletRpcUrl;
+    // Credentials written into the URL never end up in a cursor key, a log or the status bar.
+    return QStringLiteral("xmr:") + QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo);
 }
 
 QString MoneroBackend::asset() const
@@ -77,7 +78,8 @@ void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
             m_client->getTransfers(query, [this, requestId, fromHeight, walletHeight](RpcResult<MoneroTransfers> transfers) {
                 if (!transfers)
                     return Q_EMIT requestFailed(requestId, transfers.error().message);
-                const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)").arg(m_config.walletRpcUrl);
+                const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)")
+                                        .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
                 auto snapshot = buildSnapshot(*transfers, fromHeight, walletHeight, m_config.accountIndex,
                                               QDateTime::currentSecsSinceEpoch(), who);
                 if (!snapshot)

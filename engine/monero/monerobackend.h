@@ -18,7 +18,7 @@ public:
     MoneroBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                   QObject *parent = nullptr);
 
-    QString backendId() const override; // "xmr:" + wallet RPC URL
+    QString backendId() const override; // "xmr:" + wallet RPC URL (without any user:password@)
     QString asset() const override;     // "XMR"
 
     // create_address {account_index, label}; answers with the subaddress and its minor index.

@@ -88,6 +88,7 @@ private Q_SLOTS:
     void rpcErrorObject();
     void rpcErrorWithHttp500();
     void wrongIdOrNoResult();
+    void digestVerifierMatchesRfc2617Example();
     void digestNeverAccepted();
     void digestAcceptedWithRightPassword();
     void challengeWithoutConfiguredUser();
@@ -219,6 +220,20 @@ void TestJsonRpcClient::wrongIdOrNoResult()
 
     FaultServer array([](const FaultRequest &) { return FaultResponse{httpResponse(200, "Ok", "[1,2]")}; });
     EXPECT_ERROR(callOnce(array.url()), RpcError::Protocol, QStringLiteral("expected an object, got an array"));
+}
+
+void TestJsonRpcClient::digestVerifierMatchesRfc2617Example()
+{
+    // RFC 2617 section 3.5: the test server's digest check must agree with the standard's own example,
+    // or the digest tests below would prove nothing.
+    FaultRequest request;
+    request.method = "GET";
+    request.headers.insert("authorization",
+                           "Digest username=\"Mufasa\", realm=\"testrealm@host.com\", nonce=\"dcd98b7102dd2f0e8b11d0f600bfb0c093\", "
+                           "uri=\"/dir/index.html\", qop=auth, nc=00000001, cnonce=\"0a4f113b\", "
+                           "response=\"6629fae49393a05397450978507c4ef1\", opaque=\"5ccc069c403ebaf9f0171e9517f40e41\"");
+    QVERIFY(FaultServer::digestValid(request, "Mufasa", "Circle Of Life", "testrealm@host.com", "dcd98b7102dd2f0e8b11d0f600bfb0c093"));
+    QVERIFY(!FaultServer::digestValid(request, "Mufasa", "Circle of Life", "testrealm@host.com", "dcd98b7102dd2f0e8b11d0f600bfb0c093"));
 }
 
 void TestJsonRpcClient::digestNeverAccepted()

@@ -236,6 +236,10 @@ void TestMoneroFaults::pollSendsHeightFilter()
     QCOMPARE(params->find(u"filter_by_height")->toBool(), true);
     QCOMPARE(params->find(u"min_height")->numberText(), QByteArray("117"));
     QCOMPARE(params->find(u"account_index")->numberText(), QByteArray("0"));
+
+    // Credentials in the URL never reach the cursor key.
+    MoneroBackend withUserInfo(configFor(QUrl(QStringLiteral("http://merchant:secret@127.0.0.1:18083/json_rpc"))), QString(), &nam);
+    QCOMPARE(withUserInfo.backendId(), QStringLiteral("xmr:http://127.0.0.1:18083/json_rpc"));
 }
 
 void TestMoneroFaults::pollFaults_data()
