@@ -93,6 +93,9 @@ monero_regtest_start() {
     t0="$(_xmr_now)"
     dir="$MONERO_REGTEST_DIR"
     command -v monerod >/dev/null || { _xmr_log "error: monerod not installed (Debian package monero)"; return 1; }
+    # curl and python3 drive the RPCs here; both are on the machine images, but a bare Debian may lack them.
+    command -v curl >/dev/null || ensure_packages curl
+    command -v python3 >/dev/null || ensure_packages python3
     mkdir -p "$dir"/node "$dir"/merchant/ringdb "$dir"/customer/ringdb "$dir"/logs
     local dport mport cport password
     dport="$(free_port)"

@@ -57,6 +57,7 @@ private Q_SLOTS:
     void flushedPoolPaymentVanishes();
     void minHeightIsExclusive();
     void timeLockedPaymentStaysUnconfirmed();
+    void reorgKeepsOrDropsPayment();
     void idlePollIsCheap();
     void wrongPasswordIsAuthenticationFailure();
     void deadPortIsConnectionError();
@@ -263,6 +264,41 @@ void TestMoneroBackend::timeLockedPaymentStaysUnconfirmed()
     QVERIFY(o && o->height);
     QVERIFY(snapshot.chainHeight - *o->height >= 2);
     QCOMPARE(o->confirmations, 0u); // unspendable until height startHeight + 1000
+}
+
+void TestMoneroBackend::reorgKeepsOrDropsPayment()
+{
+    SD_TRY(const MoneroNewAddress kept, freshAddress("tst-reorg-kept"));
+    SD_TRY(const MoneroNewAddress dropped, freshAddress("tst-reorg-dropped"));
+    SD_TRY(const quint64 startHeight, m_regtest->daemonHeight());
+    SD_TRY(const Regtest::Sent survivor, m_regtest->transfer(kept.address, 110 * MilliXmr));
+    SD_CHECK(m_regtest->mine(1));
+    SD_TRY(const WalletSnapshot before, poll(startHeight - 1));
+    const Observation *minedOnce = findObservation(before, survivor.txid, kept.addressIndex);
+    QVERIFY(minedOnce && minedOnce->height);
+    const quint64 firstHeight = *minedOnce->height;
+
+    // The block goes away, its tx returns to the pool and is mined again in a replacement block.
+    SD_TRY(const quint64 afterPop, m_regtest->popBlocks(1));
+    QCOMPARE(afterPop, firstHeight); // the new block count: the tx's block is gone
+    SD_CHECK(m_regtest->mine(1));
+    SD_TRY(const WalletSnapshot remined, poll(startHeight - 1));
+    const Observation *again = findObservation(remined, survivor.txid, kept.addressIndex);
+    QVERIFY2(again, "a payment re-mined after a reorg is listed once");
+    QVERIFY(again->height && *again->height >= firstHeight);
+    QCOMPARE(again->amount, 110 * MilliXmr);
+
+    // This time the popped tx is also dropped from the pool: after the next blocks it is gone.
+    SD_TRY(const Regtest::Sent victim, m_regtest->transfer(dropped.address, 120 * MilliXmr));
+    SD_CHECK(m_regtest->mine(1));
+    SD_TRY(const WalletSnapshot seen, poll(startHeight - 1));
+    QVERIFY(findObservation(seen, victim.txid, dropped.addressIndex));
+    SD_CHECK(m_regtest->popBlocks(1));
+    SD_CHECK(m_regtest->flushPool({victim.txid}));
+    SD_CHECK(m_regtest->mine(2));
+    SD_TRY(const WalletSnapshot gone, poll(startHeight - 1));
+    QVERIFY2(forIndex(gone, dropped.addressIndex).isEmpty(), "a reorged-out, dropped payment is not listed");
+    QVERIFY(findObservation(gone, survivor.txid, kept.addressIndex)); // the earlier one is untouched
 }
 
 void TestMoneroBackend::idlePollIsCheap()
