@@ -86,6 +86,10 @@ QString filterWhere(const InvoiceFilter &f, Binds &binds)
         where << QStringLiteral("updated_at >= :f_us");
         binds.append({QStringLiteral(":f_us"), f.updatedSince->toMSecsSinceEpoch()});
     }
+    if (f.afterId) { // keyset paging (reports): see invoices() for the order that goes with it
+        where << QStringLiteral("id > :f_after");
+        binds.append({QStringLiteral(":f_after"), *f.afterId});
+    }
     return where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
 }
 
@@ -464,7 +468,8 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
     return m_session.read([&]() -> StoreResult<QList<InvoiceRecord>> {
         Binds binds;
         const QString where = filterWhere(filter, binds);
-        const QString tail = QStringLiteral("%1 ORDER BY created_at DESC, id DESC%2").arg(where, limitClause(filter, m_session.isPostgres()));
+        const QString order = filter.afterId ? QStringLiteral(" ORDER BY id") : QStringLiteral(" ORDER BY created_at DESC, id DESC");
+        const QString tail = where + order + limitClause(filter, m_session.isPostgres());
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
         if (!rows)
             return std::unexpected(rows.error());
