@@ -7,7 +7,6 @@
 
 #include <QHash>
 #include <QObject>
-#include <QPointer>
 #include <QString>
 #include <QUrl>
 
@@ -40,6 +39,10 @@ std::string_view name(RpcError::Kind kind);
 template<typename T>
 using RpcResult = std::expected<T, RpcError>;
 
+// Authentication is QNetworkAccessManager's own (QAuthenticator: basic, or digest RFC 2617 with qop=auth,
+// which monero-wallet-rpc requires); this client offers its credentials once per request and reports a
+// second challenge as "authentication failed". The manager caches accepted credentials per host and port,
+// so give two clients with different credentials for the same server separate managers.
 class JsonRpcClient : public QObject
 {
     Q_OBJECT
