@@ -144,6 +144,9 @@ Migration version3()
                             .arg(t, QString::fromLatin1(op).toLower(), QLatin1String(op));
         m.postgres << QStringLiteral("CREATE TRIGGER %1_append_only BEFORE UPDATE OR DELETE ON %1"
                                      " FOR EACH ROW EXECUTE FUNCTION settledesk_append_only()")
+                          .arg(t)
+                   << QStringLiteral("CREATE TRIGGER %1_no_truncate BEFORE TRUNCATE ON %1"
+                                     " FOR EACH STATEMENT EXECUTE FUNCTION settledesk_append_only()")
                           .arg(t);
     }
     m.postgres.prepend(QStringLiteral("CREATE FUNCTION settledesk_append_only() RETURNS trigger LANGUAGE plpgsql AS"

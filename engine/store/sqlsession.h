@@ -25,6 +25,10 @@ enum class Dialect { Sqlite, Postgres };
 QVariant encodeAtomic(Dialect dialect, Atomic value);
 std::expected<Atomic, QString> decodeAtomic(const QVariant &value);
 
+// Text for a NOT NULL column: a null QString would bind as SQL NULL.
+inline QString text(const QString &s) { return s.isNull() ? QStringLiteral("") : s; }
+inline QString joined(const QStringList &list) { return text(list.join(u'\n')); }
+
 inline qint64 toMs(TimePoint t) { return t.time_since_epoch().count(); }
 inline TimePoint fromMs(qint64 ms) { return TimePoint{std::chrono::milliseconds(ms)}; }
 

@@ -193,6 +193,18 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         e.message = QStringLiteral("%1: %2").arg(url.describe(), e.message);
         return std::unexpected(e);
     };
+    if (pg && !url.schema.isEmpty()) {
+        // The schema name is a validated identifier (StoreUrl::parse), so it may be pasted into SQL.
+        auto exists = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"), {{QStringLiteral(":name"), url.schema}});
+        if (!exists)
+            return prefixed(exists.error());
+        if (exists->isEmpty()) {
+            if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(url.schema)); !created)
+                return prefixed(created.error());
+        }
+        if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(url.schema)); !set)
+            return prefixed(set.error());
+    }
     if (!pg) {
         // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
         auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
@@ -430,9 +442,9 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
                            " :created_at, :quote, :grace, :state, :updated_at) RETURNING id"),
             {{QStringLiteral(":order_ref"), in.orderRef},
              {QStringLiteral(":asset"), QString::fromStdString(asset->code)},
-             {QStringLiteral(":fiat_amount"), in.fiatAmount.isNull() ? QStringLiteral("") : in.fiatAmount},
-             {QStringLiteral(":fiat_currency"), in.fiatCurrency.isNull() ? QStringLiteral("") : in.fiatCurrency},
-             {QStringLiteral(":rate"), in.rate.isNull() ? QStringLiteral("") : in.rate},
+             {QStringLiteral(":fiat_amount"), text(in.fiatAmount)},
+             {QStringLiteral(":fiat_currency"), text(in.fiatCurrency)},
+             {QStringLiteral(":rate"), text(in.rate)},
              {QStringLiteral(":required"), encodeAtomic(d, t.required)},
              {QStringLiteral(":tolerance"), encodeAtomic(d, t.tolerance)},
              {QStringLiteral(":received"), encodeAtomic(d, 0)},
@@ -735,7 +747,7 @@ StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
                            " updated_at = excluded.updated_at"),
             {{QStringLiteral(":b"), cursor.backend},
              {QStringLiteral(":h"), qint64(cursor.height)},
-             {QStringLiteral(":hash"), cursor.blockHash.isNull() ? QStringLiteral("") : cursor.blockHash},
+             {QStringLiteral(":hash"), text(cursor.blockHash)},
              {QStringLiteral(":at"), QDateTime::currentMSecsSinceEpoch()}});
         if (!done)
             return std::unexpected(done.error());

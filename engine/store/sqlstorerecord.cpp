@@ -116,7 +116,7 @@ StoreResult<qint64> SqlStore::insertRefund(std::optional<qint64> invoiceId, cons
          {QStringLiteral(":asset"), asset},
          {QStringLiteral(":reason"), qs(name(reason))},
          {QStringLiteral(":amount"), encodeAtomic(d, amount)},
-         {QStringLiteral(":txids"), txids.join(u'\n')},
+         {QStringLiteral(":txids"), joined(txids)},
          {QStringLiteral(":created"), toMs(now)},
          {QStringLiteral(":updated"), toMs(now)},
          {QStringLiteral(":fee"), encodeAtomic(d, 0)}});
@@ -142,10 +142,10 @@ StoreResult<void> SqlStore::insertDeposit(const Observation &o, const QString &s
          {QStringLiteral(":effective"), toMs(effectiveAt)},
          {QStringLiteral(":conf"), qint64(o.confirmations)},
          {QStringLiteral(":height"), nullableHeight(o.height)},
-         {QStringLiteral(":hash"), o.blockHash.isNull() ? QStringLiteral("") : o.blockHash},
+         {QStringLiteral(":hash"), text(o.blockHash)},
          {QStringLiteral(":status"), status},
          {QStringLiteral(":invoice"), invoiceId ? QVariant(*invoiceId) : QVariant(QMetaType::fromType<qlonglong>())},
-         {QStringLiteral(":address"), o.address.isNull() ? QStringLiteral("") : o.address},
+         {QStringLiteral(":address"), text(o.address)},
          {QStringLiteral(":recorded"), toMs(now)},
          {QStringLiteral(":updated"), toMs(now)},
          {QStringLiteral(":refund"), refundId ? QVariant(*refundId) : QVariant(QMetaType::fromType<qlonglong>())}});
@@ -170,7 +170,7 @@ StoreResult<bool> SqlStore::updateDepositDetails(const DepositRecord &known, con
                        " updated_at = :now WHERE asset = :asset AND txid = :txid AND output_key = :output"),
         {{QStringLiteral(":conf"), qint64(o.confirmations)},
          {QStringLiteral(":height"), nullableHeight(o.height)},
-         {QStringLiteral(":hash"), o.blockHash.isNull() ? QStringLiteral("") : o.blockHash},
+         {QStringLiteral(":hash"), text(o.blockHash)},
          {QStringLiteral(":eff"), toMs(effective)},
          {QStringLiteral(":now"), toMs(now)},
          {QStringLiteral(":asset"), o.asset},
@@ -285,11 +285,11 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
                 QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, updated_at = :now WHERE id = :id"
                                " AND (amount <> :amount2 OR txids <> :txids2)"),
                 {{QStringLiteral(":amount"), encodeAtomic(d, want)},
-                 {QStringLiteral(":txids"), txids.join(u'\n')},
+                 {QStringLiteral(":txids"), joined(txids)},
                  {QStringLiteral(":now"), toMs(now)},
                  {QStringLiteral(":id"), *pendingId},
                  {QStringLiteral(":amount2"), encodeAtomic(d, want)},
-                 {QStringLiteral(":txids2"), txids.join(u'\n')}});
+                 {QStringLiteral(":txids2"), joined(txids)}});
             if (!done)
                 return std::unexpected(done.error());
         }
@@ -706,11 +706,11 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
             QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, status = :status, note = :note,"
                            " updated_at = :now WHERE id = :id"),
             {{QStringLiteral(":amount"), encodeAtomic(d, *rest)},
-             {QStringLiteral(":txids"), txids.join(u'\n')},
+             {QStringLiteral(":txids"), joined(txids)},
              {QStringLiteral(":status"), *rest == 0 ? QStringLiteral("dismissed") : QStringLiteral("pending")},
              {QStringLiteral(":note"), *rest == 0 ? QStringLiteral("dismissed automatically: its deposit was reversed (dropped "
                                                                    "from the pool or reorged out)")
-                                                  : item->note},
+                                                  : text(item->note)},
              {QStringLiteral(":now"), toMs(now)},
              {QStringLiteral(":id"), item->id}});
         if (!done)

@@ -101,11 +101,11 @@ StoreResult<RefundItem> SqlStore::advanceRefund(qint64 id, RefundStatus to, cons
             QStringLiteral("UPDATE refund_items SET status = :to, refund_address = :address, payout_txid = :payout, fee = :fee,"
                            " built_tx = :built, note = :note, updated_at = :now WHERE id = :id AND status = :from"),
             {{QStringLiteral(":to"), qs(name(to))},
-             {QStringLiteral(":address"), next.refundAddress.isNull() ? QStringLiteral("") : next.refundAddress},
-             {QStringLiteral(":payout"), next.payoutTxid.isNull() ? QStringLiteral("") : next.payoutTxid},
+             {QStringLiteral(":address"), text(next.refundAddress)},
+             {QStringLiteral(":payout"), text(next.payoutTxid)},
              {QStringLiteral(":fee"), encodeAtomic(d, next.fee)},
-             {QStringLiteral(":built"), next.builtTx.isNull() ? QStringLiteral("") : next.builtTx},
-             {QStringLiteral(":note"), next.note.isNull() ? QStringLiteral("") : next.note},
+             {QStringLiteral(":built"), text(next.builtTx)},
+             {QStringLiteral(":note"), text(next.note)},
              {QStringLiteral(":now"), toMs(now)},
              {QStringLiteral(":id"), id},
              {QStringLiteral(":from"), qs(name(from))}});

@@ -173,7 +173,7 @@ struct InvoiceFilter
     std::optional<InvoiceState> state;
     QString asset;       // empty: all
     QString search;      // order reference, address or txid substring; empty: all
-    std::optional<QDateTime> createdFrom, createdTo;
+    std::optional<QDateTime> createdFrom, createdTo; // [from, to): from inclusive, to exclusive
     std::optional<QDateTime> updatedSince; // only invoices changed at or after this time (live updates)
     int limit = -1;      // -1: all
     int offset = 0;

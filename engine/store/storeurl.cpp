@@ -16,6 +16,7 @@ const QStringList AllowedOptions = {
     QStringLiteral("sslmode"),        QStringLiteral("sslrootcert"),     QStringLiteral("sslcert"),
     QStringLiteral("sslkey"),         QStringLiteral("sslcrl"),          QStringLiteral("connect_timeout"),
     QStringLiteral("application_name"), QStringLiteral("target_session_attrs"), QStringLiteral("host"),
+    QStringLiteral("schema"),
 };
 const QStringList SslModes = {
     QStringLiteral("disable"), QStringLiteral("allow"),     QStringLiteral("prefer"),
@@ -58,6 +59,13 @@ std::expected<StoreUrl, QString> parsePostgres(const QString &text)
             out.host = value;
             continue;
         }
+        if (key == u"schema") {
+            static const QRegularExpression identifier(QStringLiteral("^[a-z_][a-z0-9_]{0,62}$"));
+            if (!identifier.match(value).hasMatch())
+                return std::unexpected(QStringLiteral("invalid schema name \"%1\" (lower-case letters, digits, _)").arg(value));
+            out.schema = value;
+            continue;
+        }
         out.options.insert(key, value);
     }
     if (out.host.isEmpty())
@@ -88,10 +96,11 @@ QString StoreUrl::describe() const
     if (kind == Sqlite)
         return QStringLiteral("SQLite %1").arg(path);
     QString who = user.isEmpty() ? QString() : user + u'@';
-    return QStringLiteral("PostgreSQL %1%2:%3/%4 (sslmode=%5)")
+    return QStringLiteral("PostgreSQL %1%2:%3/%4%5 (sslmode=%6)")
         .arg(who, host)
         .arg(port)
-        .arg(database, options.value(QStringLiteral("sslmode")));
+        .arg(database, schema.isEmpty() ? QString() : QStringLiteral(" schema ") + schema,
+             options.value(QStringLiteral("sslmode")));
 }
 
 QString StoreUrl::connectOptions() const

@@ -22,6 +22,7 @@ struct StoreUrl
     QString user;     // empty: libpq's default (the login name)
     QString password; // from the URL only; Store::open falls back to its `password` argument
     QString database;
+    QString schema; // ?schema=name: Settledesk's tables live in this schema (created if missing); empty: public
     QMap<QString, QString> options; // libpq connection options, sslmode always set
 
     // "SQLite /path" or "PostgreSQL user@host:port/db (sslmode=require)": never the password.
