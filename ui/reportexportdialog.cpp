@@ -139,7 +139,8 @@ ReportExportDialog::ReportExportDialog(const QString &databaseUrl, const QString
     connect(m_browse, &QPushButton::clicked, this, &ReportExportDialog::browse);
     connect(m_format, &QComboBox::currentIndexChanged, this, &ReportExportDialog::formatChanged);
     connect(m_export, &QPushButton::clicked, this, &ReportExportDialog::startExport);
-    connect(m_cancel, &QPushButton::clicked, this, &ReportExportDialog::reject);
+    // While exporting the button cancels the export and the dialog stays; otherwise it closes the dialog.
+    connect(m_cancel, &QPushButton::clicked, this, [this] { isExporting() ? cancelExport() : reject(); });
 }
 
 ReportExportDialog::~ReportExportDialog()
