@@ -1,14 +1,566 @@
 #include "mainwindow.h"
+#include "uiresources.h"
 
+#include "countdownticker.h"
+#include "displaytext.h"
+#include "healthindicator.h"
+#include "invoicedetailwidget.h"
+#include "invoicefilterproxymodel.h"
+#include "invoicespage.h"
+#include "invoicetablemodel.h"
+#include "newinvoicedialog.h"
+#include "notifier.h"
+#include "overviewwidget.h"
+#include "qrcodewidget.h"
+#include "refundspage.h"
+#include "refundtablemodel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
 
-MainWindow::MainWindow(const QString &databaseDescription, QWidget *parent) : QMainWindow(parent)
+namespace sd::ui {
+
+namespace {
+// The first page is small so the window is useful at once; the rest streams in larger pages behind it.
+constexpr int FirstPage = 500;
+constexpr int NextPage = 5000;
+constexpr int OverviewDelayMs = 1000;
+
+qint64 msOf(const QDateTime &t) { return t.isValid() ? t.toMSecsSinceEpoch() : 0; }
+} // namespace
+
+MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
+    : QMainWindow(parent), m_config(config), m_clock(clock ? clock : SystemClock::instance()),
+      m_invoices(new InvoiceTableModel(m_clock, this)), m_refunds(new RefundTableModel(this)),
+      m_ticker(new CountdownTicker(m_clock, this)), m_notifier(new Notifier(this)), m_overviewDelay(new QTimer(this))
 {
+    UiResources::ensure();
     setWindowTitle(tr("Settledesk"));
-    auto *placeholder = new QLabel(tr("No invoices yet."), this);
-    placeholder->setAlignment(Qt::AlignCenter);
-    setCentralWidget(placeholder);
-    statusBar()->showMessage(tr("Database: %1").arg(databaseDescription));
-    resize(1100, 700);
+    setWindowIcon(QIcon(QStringLiteral(":/icons/settledesk.svg")));
+
+    auto *central = new QWidget(this);
+    auto *layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    // An alert bar for what a person must look at (a deposit reversed after settlement, the engine down).
+    m_alertBar = new QWidget(central);
+    m_alertBar->setObjectName(QStringLiteral("alertBar"));
+    m_alertBar->setAutoFillBackground(true);
+    QPalette alertPalette = m_alertBar->palette();
+    alertPalette.setColor(QPalette::Window, QColor(0xc6, 0x28, 0x28));
+    alertPalette.setColor(QPalette::WindowText, Qt::white);
+    m_alertBar->setPalette(alertPalette);
+    auto *alertLayout = new QHBoxLayout(m_alertBar);
+    auto *alertIcon = new QLabel(m_alertBar);
+    alertIcon->setPixmap(QIcon(QStringLiteral(":/icons/alert.svg")).pixmap(QSize(18, 18), devicePixelRatioF()));
+    m_alertLabel = new QLabel(m_alertBar);
+    m_alertLabel->setWordWrap(true);
+    m_alertLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *dismiss = new QToolButton(m_alertBar);
+    dismiss->setText(tr("Dismiss"));
+    dismiss->setAutoRaise(true);
+    connect(dismiss, &QToolButton::clicked, m_alertBar, &QWidget::hide);
+    alertLayout->addWidget(alertIcon);
+    alertLayout->addWidget(m_alertLabel, 1);
+    alertLayout->addWidget(dismiss);
+    m_alertBar->hide();
+    layout->addWidget(m_alertBar);
+
+    m_tabs = new QTabWidget(central);
+    m_tabs->setObjectName(QStringLiteral("pages"));
+    m_tabs->setDocumentMode(true);
+    m_invoicesPage = new InvoicesPage(m_invoices, m_clock, m_tabs);
+    m_refundsPage = new RefundsPage(m_refunds, m_tabs);
+    m_overview = new OverviewWidget(m_tabs);
+    m_tabs->addTab(m_invoicesPage, QIcon(QStringLiteral(":/icons/invoices.svg")), tr("Invoices"));
+    m_tabs->addTab(m_refundsPage, QIcon(QStringLiteral(":/icons/refunds.svg")), tr("Refund queue"));
+    m_tabs->addTab(m_overview, QIcon(QStringLiteral(":/icons/overview.svg")), tr("Overview"));
+    layout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+
+    m_database = new HealthIndicator(statusBar());
+    m_database->setDatabase(false, tr("connecting…"));
+    statusBar()->addPermanentWidget(m_database);
+
+    m_ticker->watch(m_invoicesPage->table(), m_invoices);
+    connect(m_ticker, &CountdownTicker::ticked, this, [this] {
+        m_invoicesPage->detail()->tick();
+        if (m_newInvoice)
+            m_newInvoice->tick();
+        const QDateTime now = DisplayText::toDateTime(m_clock->now());
+        for (HealthIndicator *h : std::as_const(m_backends))
+            h->refresh(now);
+    });
+    m_ticker->start();
+
+    connect(m_invoicesPage, &InvoicesPage::invoiceSelected, this, &MainWindow::requestDetail);
+    connect(m_invoicesPage->detail(), &InvoiceDetailWidget::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 3000); });
+    connect(m_invoicesPage->detail(), &InvoiceDetailWidget::showQrRequested, this,
+            [this](const QString &uri, const QString &title) {
+                auto *dialog = new QDialog(this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->setWindowTitle(title);
+                auto *l = new QVBoxLayout(dialog);
+                auto *qr = new QrCodeWidget(dialog);
+                qr->setText(uri);
+                qr->setMinimumSize(320, 320);
+                l->addWidget(qr, 1);
+                auto *text = new QLineEdit(uri, dialog);
+                text->setReadOnly(true);
+                text->setCursorPosition(0);
+                l->addWidget(text);
+                auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+                connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+                l->addWidget(buttons);
+                dialog->show();
+            });
+
+    m_overviewDelay->setSingleShot(true);
+    m_overviewDelay->setInterval(OverviewDelayMs);
+    connect(m_overviewDelay, &QTimer::timeout, this, &MainWindow::refreshOverviewNow);
+    connect(m_invoices, &InvoiceTableModel::invoicesUpdated, this, &MainWindow::scheduleOverview);
+    connect(m_refunds, &RefundTableModel::countChanged, this, &MainWindow::updateRefundTab);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == OverviewTab && m_overviewDirty)
+            refreshOverviewNow();
+        // Countdowns tick only for a table on screen; coming back, repaint at once instead of a second later.
+        if (index == InvoicesTab)
+            m_ticker->tick();
+    });
+    connect(m_notifier, &Notifier::notified, this,
+            [this](const QString &title, const QString &message) { statusBar()->showMessage(title + QStringLiteral(": ") + message, 10000); });
+
+    buildActions();
+    applyConfig(config);
+    updateRefundTab();
+    resize(1280, 760);
+    restoreLayout();
 }
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    auto *newInvoice = new QAction(QIcon(QStringLiteral(":/icons/new-invoice.svg")), tr("&New invoice…"), this);
+    newInvoice->setObjectName(QStringLiteral("actionNewInvoice"));
+    newInvoice->setShortcut(QKeySequence::New);
+    newInvoice->setToolTip(tr("Create an invoice and show its QR code (%1)").arg(QKeySequence(QKeySequence::New).toString(QKeySequence::NativeText)));
+    connect(newInvoice, &QAction::triggered, this, &MainWindow::openNewInvoice);
+
+    auto *refresh = new QAction(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("&Check wallets now"), this);
+    refresh->setObjectName(QStringLiteral("actionRefresh"));
+    refresh->setShortcut(QKeySequence::Refresh);
+    connect(refresh, &QAction::triggered, this, [this] {
+        Q_EMIT pollRequested();
+        statusBar()->showMessage(tr("Asking every wallet for new payments…"), 3000);
+    });
+
+    auto *settings = new QAction(QIcon(QStringLiteral(":/icons/settings.svg")), tr("&Settings…"), this);
+    settings->setObjectName(QStringLiteral("actionSettings"));
+    settings->setShortcut(QKeySequence(QStringLiteral("Ctrl+,")));
+    settings->setMenuRole(QAction::PreferencesRole);
+    connect(settings, &QAction::triggered, this, &MainWindow::openSettings);
+
+    auto *find = new QAction(QIcon(QStringLiteral(":/icons/search.svg")), tr("&Find invoice"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] {
+        showPage(InvoicesTab);
+        m_invoicesPage->searchBox()->setFocus();
+        m_invoicesPage->searchBox()->selectAll();
+    });
+
+    auto *copyAddress = new QAction(QIcon(QStringLiteral(":/icons/copy.svg")), tr("Copy &address"), this);
+    copyAddress->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    connect(copyAddress, &QAction::triggered, m_invoicesPage->detail(), &InvoiceDetailWidget::copyAddress);
+
+    auto *quit = new QAction(tr("&Quit"), this);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(newInvoice);
+    file->addAction(settings);
+    file->addSeparator();
+    file->addAction(quit);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(find);
+    edit->addAction(copyAddress);
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QList<QPair<QString, QString>> pages{
+        {tr("&Invoices"), QStringLiteral(":/icons/invoices.svg")},
+        {tr("&Refund queue"), QStringLiteral(":/icons/refunds.svg")},
+        {tr("&Overview"), QStringLiteral(":/icons/overview.svg")},
+    };
+    for (int i = 0; i < pages.size(); ++i) {
+        auto *a = view->addAction(QIcon(pages[i].second), pages[i].first);
+        a->setShortcut(QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)));
+        connect(a, &QAction::triggered, this, [this, i] { showPage(i); });
+    }
+    view->addSeparator();
+    view->addAction(refresh);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Settledesk"), this, [this] {
+        QMessageBox::about(this, tr("About Settledesk"),
+                           tr("<p><b>Settledesk %1</b></p><p>Watches crypto invoices settle, keeps late and surplus "
+                              "money in a refund queue for a person to decide, and reports settlements.</p>")
+                               .arg(QApplication::applicationVersion().toHtmlEscaped()));
+    });
+
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->setMovable(false);
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->addAction(newInvoice);
+    tools->addAction(refresh);
+    tools->addAction(settings);
+}
+
+void MainWindow::applyConfig(const Config &config)
+{
+    m_config = config;
+    m_notifier->setEnabled(config.notifications);
+    m_invoicesPage->detail()->setTokenContract(tokenContract(QStringLiteral("USDT")));
+    scheduleOverview();
+}
+
+void MainWindow::clearData()
+{
+    m_pageRequest.reset();
+    m_detailRequest.reset();
+    m_refundRequest.reset();
+    m_loaded = 0;
+    m_total = -1;
+    m_invoicesPage->detail()->clear();
+    m_invoices->clear();
+    m_refunds->setPending({});
+    m_refundSpans.clear();
+    m_invoicesPage->setLoadProgress(0, -1);
+    scheduleOverview();
+}
+
+QString MainWindow::tokenContract(const QString &asset) const
+{
+    for (const AssetConfig &a : m_config.assets)
+        if (a.asset.compare(asset, Qt::CaseInsensitive) == 0)
+            return a.extra1;
+    return QString();
+}
+
+NewInvoiceDialog *MainWindow::newInvoiceDialog() const { return m_newInvoice; }
+
+QList<HealthIndicator *> MainWindow::healthIndicators() const { return m_backends.values(); }
+
+QString MainWindow::alertText() const { return m_alertBar->isVisible() ? m_alertLabel->text() : QString(); }
+
+void MainWindow::showPage(int page) { m_tabs->setCurrentIndex(page); }
+
+// ---- layout memory ----
+
+void MainWindow::restoreLayout()
+{
+    QSettings s;
+    s.beginGroup(QStringLiteral("window"));
+    if (s.contains(QStringLiteral("geometry")))
+        restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(s.value(QStringLiteral("state")).toByteArray());
+    if (s.contains(QStringLiteral("invoiceColumns")))
+        m_invoicesPage->table()->horizontalHeader()->restoreState(s.value(QStringLiteral("invoiceColumns")).toByteArray());
+    if (s.contains(QStringLiteral("refundColumns")))
+        m_refundsPage->table()->horizontalHeader()->restoreState(s.value(QStringLiteral("refundColumns")).toByteArray());
+    if (s.contains(QStringLiteral("splitter")))
+        m_invoicesPage->splitter()->restoreState(s.value(QStringLiteral("splitter")).toByteArray());
+    m_tabs->setCurrentIndex(std::clamp(s.value(QStringLiteral("page"), 0).toInt(), 0, m_tabs->count() - 1));
+    s.endGroup();
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings s;
+    s.beginGroup(QStringLiteral("window"));
+    s.setValue(QStringLiteral("geometry"), saveGeometry());
+    s.setValue(QStringLiteral("state"), saveState());
+    s.setValue(QStringLiteral("invoiceColumns"), m_invoicesPage->table()->horizontalHeader()->saveState());
+    s.setValue(QStringLiteral("refundColumns"), m_refundsPage->table()->horizontalHeader()->saveState());
+    s.setValue(QStringLiteral("splitter"), m_invoicesPage->splitter()->saveState());
+    s.setValue(QStringLiteral("page"), m_tabs->currentIndex());
+    s.endGroup();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+// ---- requests ----
+
+void MainWindow::startLoading()
+{
+    m_loaded = 0;
+    m_total = -1;
+    requestPage(0, FirstPage);
+    m_refundRequest = nextRequestId();
+    Q_EMIT refundsRequested(*m_refundRequest);
+}
+
+void MainWindow::requestPage(int offset, int limit)
+{
+    InvoiceFilter filter;
+    filter.offset = offset;
+    filter.limit = limit;
+    m_pageRequest = nextRequestId();
+    Q_EMIT invoicesRequested(*m_pageRequest, filter);
+}
+
+void MainWindow::requestDetail(qint64 invoiceId)
+{
+    m_detailRequest = nextRequestId();
+    Q_EMIT invoiceRequested(*m_detailRequest, invoiceId);
+}
+
+NewInvoiceDialog *MainWindow::openNewInvoice()
+{
+    if (!m_newInvoice) {
+        m_newInvoice = new NewInvoiceDialog(m_config, m_clock, this);
+        m_newInvoice->setAttribute(Qt::WA_DeleteOnClose);
+        m_newInvoice->setRequestIdSource([this] { return nextRequestId(); });
+        connect(m_newInvoice, &NewInvoiceDialog::createRequested, this, &MainWindow::createInvoiceRequested);
+        connect(m_newInvoice, &NewInvoiceDialog::message, this,
+                [this](const QString &text) { statusBar()->showMessage(text, 3000); });
+    }
+    m_newInvoice->show();
+    m_newInvoice->raise();
+    m_newInvoice->activateWindow();
+    return m_newInvoice;
+}
+
+void MainWindow::openSettings()
+{
+    auto *dialog = new SettingsDialog(m_config, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setSaver(m_saver);
+    connect(dialog, &SettingsDialog::saved, this, [this](const Config &c) {
+        applyConfig(c);
+        statusBar()->showMessage(tr("Settings saved"), 3000);
+        Q_EMIT configChanged(c);
+    });
+    dialog->open();
+}
+
+// ---- replies ----
+
+void MainWindow::handleStarted(const QString &databaseDescription)
+{
+    handleDatabaseStatus(true, databaseDescription);
+    if (m_alertBar->isVisible() && m_alertLabel->text().startsWith(tr("The engine could not start")))
+        m_alertBar->hide();
+}
+
+void MainWindow::handleStartFailed(const QString &error)
+{
+    handleDatabaseStatus(false, error);
+    showAlert(tr("The engine could not start: %1. Check the database under Settings.").arg(error));
+}
+
+void MainWindow::handleInvoicesLoaded(quint64 requestId, const QList<InvoiceRecord> &invoices, int total)
+{
+    m_invoices->upsert(invoices);
+    if (!m_pageRequest || requestId != *m_pageRequest)
+        return;
+    m_pageRequest.reset();
+    m_loaded += int(invoices.size());
+    m_total = total;
+    // Offsets shift when invoices are created meanwhile (newest first): pages may overlap by a row, which
+    // upsert absorbs; none is skipped.
+    if (!invoices.isEmpty() && m_loaded < total) {
+        m_invoicesPage->setLoadProgress(m_loaded, total);
+        requestPage(m_loaded, NextPage);
+    } else {
+        m_invoicesPage->setLoadProgress(m_loaded, -1);
+    }
+}
+
+void MainWindow::handleInvoiceLoaded(quint64 requestId, const InvoiceRecord &invoice, const QList<InvoiceEventRecord> &events)
+{
+    m_invoices->upsert({invoice});
+    if (!m_detailRequest || requestId != *m_detailRequest)
+        return;
+    m_detailRequest.reset();
+    if (m_invoicesPage->detail()->invoiceId() == invoice.id)
+        m_invoicesPage->detail()->setRecord(invoice, events);
+}
+
+void MainWindow::handleLoadFailed(quint64 requestId, const QString &error)
+{
+    if (m_pageRequest && requestId == *m_pageRequest) {
+        m_pageRequest.reset();
+        showAlert(tr("Invoices could not be loaded: %1").arg(error));
+        // Try the same page again shortly: the database may be back.
+        QTimer::singleShot(5000, this, [this] {
+            if (!m_pageRequest)
+                requestPage(m_loaded, m_loaded == 0 ? FirstPage : NextPage);
+        });
+        return;
+    }
+    statusBar()->showMessage(tr("Could not load: %1").arg(error), 8000);
+}
+
+void MainWindow::handleRefundsLoaded(quint64 requestId, const QList<RefundItem> &items)
+{
+    QList<RefundItem> pending;
+    for (const RefundItem &it : items) {
+        // Loaded items know when they left the queue (their last update); pending ones are still in it.
+        RefundSpan span{msOf(it.createdAt), it.status == RefundStatus::Pending ? 0 : msOf(it.updatedAt)};
+        m_refundSpans.insert(it.id, span);
+        if (it.status == RefundStatus::Pending)
+            pending.push_back(it);
+    }
+    if (m_refundRequest && requestId == *m_refundRequest)
+        m_refundRequest.reset();
+    m_refunds->setPending(pending);
+    scheduleOverview();
+}
+
+void MainWindow::handleRefundsChanged(const QList<RefundItem> &pending)
+{
+    const qint64 now = m_clock->now().time_since_epoch().count();
+    QSet<qint64> ids;
+    for (const RefundItem &it : pending) {
+        ids.insert(it.id);
+        auto span = m_refundSpans.find(it.id);
+        if (span == m_refundSpans.end())
+            m_refundSpans.insert(it.id, RefundSpan{msOf(it.createdAt), 0});
+        else
+            span->leftMs = 0;
+    }
+    for (auto it = m_refundSpans.begin(); it != m_refundSpans.end(); ++it)
+        if (it->leftMs == 0 && !ids.contains(it.key()))
+            it->leftMs = now; // left the queue since we last heard
+    m_refunds->setPending(pending);
+    scheduleOverview();
+}
+
+void MainWindow::handleInvoicesChanged(const QList<InvoiceRecord> &invoices)
+{
+    m_invoices->upsert(invoices);
+    const auto shown = m_invoicesPage->detail()->invoiceId();
+    for (const InvoiceRecord &r : invoices) {
+        if (m_newInvoice)
+            m_newInvoice->updateInvoice(r);
+        // The detail panel's deposits and history come with the full record: ask again for the one shown.
+        if (shown && r.id == *shown)
+            requestDetail(r.id);
+    }
+}
+
+void MainWindow::handleInvoiceCreated(quint64 requestId, const InvoiceRecord &invoice)
+{
+    m_invoices->upsert({invoice});
+    if (m_newInvoice)
+        m_newInvoice->showCreated(requestId, invoice);
+    updateTitle();
+}
+
+void MainWindow::handleInvoiceCreationFailed(quint64 requestId, const QString &error)
+{
+    if (m_newInvoice)
+        m_newInvoice->showFailed(requestId, error);
+    else
+        statusBar()->showMessage(tr("The invoice was not created: %1").arg(error), 10000);
+}
+
+void MainWindow::handleInvoiceSettled(const InvoiceRecord &invoice)
+{
+    const QString who = invoice.orderRef.isEmpty() ? tr("Invoice #%1").arg(invoice.id) : tr("Order %1").arg(invoice.orderRef);
+    m_notifier->notify(tr("Invoice settled"),
+                       tr("%1: %2 received.").arg(who, DisplayText::amountWithUnit(invoice.invoice.received(), invoice.asset)));
+}
+
+void MainWindow::handleRefundQueued(const RefundItem &item)
+{
+    m_notifier->notify(tr("Money in the refund queue"),
+                       tr("%1 (%2) is waiting for a decision.")
+                           .arg(DisplayText::amountWithUnit(item.amount, item.asset), DisplayText::refundReasonName(item.reason)),
+                       Notifier::Kind::Warning);
+}
+
+void MainWindow::handleAlert(const QString &message)
+{
+    showAlert(message);
+    m_notifier->notify(tr("Settledesk needs attention"), message, Notifier::Kind::Warning, true);
+}
+
+void MainWindow::handleBackendStatus(const BackendStatus &status)
+{
+    HealthIndicator *h = m_backends.value(status.backend);
+    if (!h) {
+        h = new HealthIndicator(statusBar());
+        h->setObjectName(QStringLiteral("health-") + status.asset.toLower());
+        m_backends.insert(status.backend, h);
+        statusBar()->insertPermanentWidget(0, h);
+    }
+    h->setBackendStatus(status);
+    h->refresh(DisplayText::toDateTime(m_clock->now()));
+}
+
+void MainWindow::handleDatabaseStatus(bool ok, const QString &message) { m_database->setDatabase(ok, message); }
+
+void MainWindow::showAlert(const QString &message)
+{
+    m_alertLabel->setText(message);
+    m_alertBar->show();
+}
+
+// ---- counters and charts ----
+
+void MainWindow::updateRefundTab()
+{
+    const int n = m_refunds->rowCount();
+    m_tabs->setTabText(RefundsTab, n > 0 ? tr("Refund queue (%1)").arg(n) : tr("Refund queue"));
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    const int n = m_refunds->rowCount();
+    setWindowTitle(n > 0 ? tr("Settledesk — %n item(s) in the refund queue", nullptr, n) : tr("Settledesk"));
+}
+
+void MainWindow::scheduleOverview()
+{
+    m_overviewDirty = true;
+    // Charts are recomputed only while they are on screen, at most once a second: a busy poll can
+    // update hundreds of invoices, and nobody needs the pie to redraw for each.
+    if (m_tabs->currentIndex() == OverviewTab && !m_overviewDelay->isActive())
+        m_overviewDelay->start();
+}
+
+void MainWindow::refreshOverviewNow()
+{
+    m_overviewDirty = false;
+    m_overview->setData(m_invoices->rows(), m_refundSpans.values(), m_config.fiatCurrency,
+                        m_clock->now().time_since_epoch().count());
+}
+
+} // namespace sd::ui

@@ -1,11 +1,155 @@
-// The dashboard's main window.
+// The dashboard's main window: invoices, refund queue and overview pages, the status bar with each wallet's
+// health and the database, notifications, settings. It knows nothing of sd::Engine: it asks through its
+// request signals and is told through its handle* slots (DashboardController wires both to the engine with
+// queued connections), so it can be driven by a test or the screenshot tool with plain values.
 #pragma once
 
+#include "chartdata.h"
+#include "config.h"
+#include "engine.h"
+#include "settingsdialog.h"
+#include "store.h"
+
+#include <QHash>
 #include <QMainWindow>
+#include <QPointer>
+
+#include <optional>
+
+class QAction;
+class QLabel;
+class QTabWidget;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace sd::ui {
+
+class CountdownTicker;
+class HealthIndicator;
+class InvoiceDetailWidget;
+class InvoiceFilterProxyModel;
+class InvoiceTableModel;
+class InvoicesPage;
+class NewInvoiceDialog;
+class Notifier;
+class OverviewWidget;
+class RefundTableModel;
+class RefundsPage;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    explicit MainWindow(const QString &databaseDescription, QWidget *parent = nullptr);
+    enum Page { InvoicesTab, RefundsTab, OverviewTab };
+
+    // clock: not owned; the system clock when null.
+    explicit MainWindow(const Config &config, Clock *clock = nullptr, QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Requests the first page of invoices and the refund queue (then the remaining pages, one by one).
+    void startLoading();
+    void setConfigSaver(SettingsDialog::Saver saver) { m_saver = std::move(saver); }
+    const Config &config() const { return m_config; }
+    // Applies a configuration's UI parts at once (notifications, currency, token contracts).
+    void applyConfig(const Config &config);
+    // Forgets every invoice and refund item shown (the engine now reads another database).
+    void clearData();
+
+    // Parts, for the controller, tests and the screenshot tool.
+    InvoiceTableModel *invoiceModel() const { return m_invoices; }
+    RefundTableModel *refundModel() const { return m_refunds; }
+    InvoicesPage *invoicesPage() const { return m_invoicesPage; }
+    RefundsPage *refundsPage() const { return m_refundsPage; }
+    OverviewWidget *overview() const { return m_overview; }
+    QTabWidget *tabs() const { return m_tabs; }
+    CountdownTicker *ticker() const { return m_ticker; }
+    Notifier *notifier() const { return m_notifier; }
+    NewInvoiceDialog *newInvoiceDialog() const;
+    QList<HealthIndicator *> healthIndicators() const;
+    HealthIndicator *databaseIndicator() const { return m_database; }
+    QString alertText() const;
+    void refreshOverviewNow();
+
+public Q_SLOTS:
+    NewInvoiceDialog *openNewInvoice();
+    void openSettings();
+    void showPage(int page);
+
+    // ---- what the engine says ----
+    void handleStarted(const QString &databaseDescription);
+    void handleStartFailed(const QString &error);
+    void handleInvoicesLoaded(quint64 requestId, const QList<sd::InvoiceRecord> &invoices, int total);
+    void handleInvoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
+                             const QList<sd::InvoiceEventRecord> &events);
+    void handleLoadFailed(quint64 requestId, const QString &error);
+    void handleRefundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
+    void handleInvoicesChanged(const QList<sd::InvoiceRecord> &invoices);
+    void handleRefundsChanged(const QList<sd::RefundItem> &pending);
+    void handleInvoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
+    void handleInvoiceCreationFailed(quint64 requestId, const QString &error);
+    void handleInvoiceSettled(const sd::InvoiceRecord &invoice);
+    void handleRefundQueued(const sd::RefundItem &item);
+    void handleAlert(const QString &message);
+    void handleBackendStatus(const sd::BackendStatus &status);
+    void handleDatabaseStatus(bool ok, const QString &message);
+
+Q_SIGNALS:
+    // ---- what the window asks of the engine ----
+    void createInvoiceRequested(const sd::CreateInvoiceRequest &request);
+    void invoicesRequested(quint64 requestId, const sd::InvoiceFilter &filter);
+    void invoiceRequested(quint64 requestId, qint64 invoiceId);
+    void refundsRequested(quint64 requestId);
+    void pollRequested();
+    // After the settings dialog saved a new configuration.
+    void configChanged(const sd::Config &config);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    quint64 nextRequestId() { return ++m_lastRequest; }
+    void buildActions();
+    void restoreLayout();
+    void saveLayout() const;
+    void requestPage(int offset, int limit);
+    void requestDetail(qint64 invoiceId);
+    void showAlert(const QString &message);
+    void scheduleOverview();
+    void updateRefundTab();
+    void updateTitle();
+    QString tokenContract(const QString &asset) const;
+
+    Config m_config;
+    Clock *m_clock;
+    SettingsDialog::Saver m_saver;
+    quint64 m_lastRequest = 0;
+
+    InvoiceTableModel *m_invoices;
+    RefundTableModel *m_refunds;
+    CountdownTicker *m_ticker;
+    Notifier *m_notifier;
+    QTabWidget *m_tabs;
+    InvoicesPage *m_invoicesPage;
+    RefundsPage *m_refundsPage;
+    OverviewWidget *m_overview;
+    QPointer<NewInvoiceDialog> m_newInvoice;
+    QWidget *m_alertBar;
+    QLabel *m_alertLabel;
+    HealthIndicator *m_database;
+    QHash<QString, HealthIndicator *> m_backends; // by backend id
+    QTimer *m_overviewDelay;
+    bool m_overviewDirty = true;
+
+    // paging
+    std::optional<quint64> m_pageRequest;
+    int m_loaded = 0;
+    int m_total = -1;
+    // detail
+    std::optional<quint64> m_detailRequest;
+    // refund queue history for the chart: id -> when it was queued / left
+    QHash<qint64, RefundSpan> m_refundSpans;
+    std::optional<quint64> m_refundRequest;
 };
+
+} // namespace sd::ui

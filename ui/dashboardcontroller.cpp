@@ -1,0 +1,129 @@
+#include "dashboardcontroller.h"
+
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QIcon>
+
+namespace sd::ui {
+
+DashboardController::DashboardController(MainWindow *window, const Config &config, BackendFactory factory,
+                                         Clock *clock, QObject *parent)
+    : QObject(parent), m_window(window), m_config(config), m_factory(std::move(factory)),
+      m_clock(clock ? clock : SystemClock::instance())
+{
+    Engine::registerMetaTypes();
+    window->setConfigSaver([](const Config &c) { return c.save(); });
+    connect(window, &MainWindow::configChanged, this, &DashboardController::applyConfig);
+}
+
+DashboardController::~DashboardController() { stop(); }
+
+void DashboardController::start()
+{
+    if (m_engine)
+        return;
+    m_thread = new QThread(this);
+    m_thread->setObjectName(QStringLiteral("settledesk-engine"));
+    auto *engine = new Engine(m_config, m_clock);
+    engine->setBackendFactory(m_factory);
+    engine->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, engine, &QObject::deleteLater);
+    m_engine = engine;
+
+    MainWindow *w = m_window;
+    const auto q = Qt::QueuedConnection;
+    // Window -> engine: requests, executed in the engine's thread in the order they were sent.
+    m_connections << connect(w, &MainWindow::createInvoiceRequested, engine, &Engine::createInvoice, q)
+                  << connect(w, &MainWindow::invoicesRequested, engine, &Engine::loadInvoices, q)
+                  << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
+                  << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
+                  << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q);
+    // Engine -> window: value snapshots, handled in the GUI thread.
+    m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
+                  << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
+                  << connect(engine, &Engine::invoicesLoaded, w, &MainWindow::handleInvoicesLoaded, q)
+                  << connect(engine, &Engine::invoiceLoaded, w, &MainWindow::handleInvoiceLoaded, q)
+                  << connect(engine, &Engine::loadFailed, w, &MainWindow::handleLoadFailed, q)
+                  << connect(engine, &Engine::refundsLoaded, w, &MainWindow::handleRefundsLoaded, q)
+                  << connect(engine, &Engine::invoicesChanged, w, &MainWindow::handleInvoicesChanged, q)
+                  << connect(engine, &Engine::refundsChanged, w, &MainWindow::handleRefundsChanged, q)
+                  << connect(engine, &Engine::invoiceCreated, w, &MainWindow::handleInvoiceCreated, q)
+                  << connect(engine, &Engine::invoiceCreationFailed, w, &MainWindow::handleInvoiceCreationFailed, q)
+                  << connect(engine, &Engine::invoiceSettled, w, &MainWindow::handleInvoiceSettled, q)
+                  << connect(engine, &Engine::refundQueued, w, &MainWindow::handleRefundQueued, q)
+                  << connect(engine, &Engine::alert, w, &MainWindow::handleAlert, q)
+                  << connect(engine, &Engine::backendStatusChanged, w, &MainWindow::handleBackendStatus, q)
+                  << connect(engine, &Engine::databaseStatusChanged, w, &MainWindow::handleDatabaseStatus, q);
+    m_connections << connect(engine, &Engine::started, this, [this] {
+        if (m_window)
+            m_window->startLoading();
+        Q_EMIT engineStarted();
+    }, q);
+    m_thread->start();
+    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+}
+
+void DashboardController::stop()
+{
+    if (!m_thread)
+        return;
+    for (const auto &c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    if (m_engine)
+        QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_thread;
+    m_thread = nullptr;
+    m_engine = nullptr; // deleted by the thread's finished()
+}
+
+bool DashboardController::needsRestart(const Config &a, const Config &b)
+{
+    if (a.databaseUrl != b.databaseUrl || a.databasePasswordEnv != b.databasePasswordEnv ||
+        a.fiatCurrency != b.fiatCurrency || a.operatorName != b.operatorName || a.assets.size() != b.assets.size())
+        return true;
+    for (int i = 0; i < a.assets.size(); ++i) {
+        const AssetConfig &x = a.assets.at(i), &y = b.assets.at(i);
+        if (x.asset != y.asset || x.enabled != y.enabled || x.walletRpcUrl != y.walletRpcUrl ||
+            x.walletRpcUser != y.walletRpcUser || x.walletRpcPasswordEnv != y.walletRpcPasswordEnv ||
+            x.accountIndex != y.accountIndex || x.minConfirmations != y.minConfirmations ||
+            x.quoteWindow != y.quoteWindow || x.graceWindow != y.graceWindow ||
+            x.dustToleranceFiat != y.dustToleranceFiat || x.pollIntervalMs != y.pollIntervalMs ||
+            x.requestTimeoutMs != y.requestTimeoutMs || x.reorgDepth != y.reorgDepth || x.extra1 != y.extra1 ||
+            x.extra2 != y.extra2)
+            return true;
+    }
+    return false;
+}
+
+void DashboardController::applyConfig(const Config &config)
+{
+    const bool restart = needsRestart(m_config, config);
+    const bool otherDatabase = m_config.databaseUrl != config.databaseUrl;
+    m_config = config;
+    if (!restart)
+        return; // notifications and the like: the window applied them already
+    // Passwords may have changed in the keychain too; a new engine reads everything afresh. The engine keeps
+    // no state the store does not have, so a restart loses nothing.
+    stop();
+    if (otherDatabase && m_window)
+        m_window->clearData();
+    start();
+}
+
+int runDashboard(QApplication &app, const Config &config, BackendFactory factory)
+{
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/settledesk.svg")));
+    MainWindow window(config);
+    DashboardController controller(&window, config, std::move(factory));
+    controller.start();
+    window.show();
+    const int code = app.exec();
+    controller.stop();
+    return code;
+}
+
+} // namespace sd::ui

@@ -1,0 +1,240 @@
+#include "displaytext.h"
+#include "uiresources.h"
+
+#include "asset.h"
+
+#include <QLocale>
+
+namespace sd::ui {
+
+int DisplayText::decimals(const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? a->decimals : -1;
+}
+
+QString DisplayText::amount(Atomic value, const QString &asset)
+{
+    const int d = decimals(asset);
+    if (d < 0)
+        return QString::number(value);
+    return QString::fromStdString(formatAmountTrimmed(value, d));
+}
+
+QString DisplayText::amountWithUnit(Atomic value, const QString &asset)
+{
+    return amount(value, asset) + QLatin1Char(' ') + asset;
+}
+
+QString DisplayText::fiat(const QString &amount, const QString &currency)
+{
+    if (amount.isEmpty())
+        return QString();
+    return currency.isEmpty() ? amount : amount + QLatin1Char(' ') + currency;
+}
+
+QString DisplayText::stateName(InvoiceState state)
+{
+    switch (state) {
+    case InvoiceState::AwaitingPayment: return tr("Awaiting payment");
+    case InvoiceState::PartiallyPaid: return tr("Partially paid");
+    case InvoiceState::Confirming: return tr("Confirming");
+    case InvoiceState::Settled: return tr("Settled");
+    case InvoiceState::UnderpaidExpired: return tr("Underpaid, expired");
+    case InvoiceState::Expired: return tr("Expired");
+    }
+    return QString();
+}
+
+QString DisplayText::stateDescription(InvoiceState state)
+{
+    switch (state) {
+    case InvoiceState::AwaitingPayment: return tr("Open: nothing has arrived yet.");
+    case InvoiceState::PartiallyPaid: return tr("Open: part of the amount has arrived.");
+    case InvoiceState::Confirming:
+        return tr("Paid in full in time; waiting for the confirmations the asset requires.");
+    case InvoiceState::Settled: return tr("Paid and confirmed. The order can be fulfilled.");
+    case InvoiceState::UnderpaidExpired:
+        return tr("Closed with too little received. The money received is in the refund queue.");
+    case InvoiceState::Expired: return tr("Closed: nothing arrived before the hard boundary.");
+    }
+    return QString();
+}
+
+QColor DisplayText::stateColor(InvoiceState state)
+{
+    // Saturated enough to carry white text (contrast >= 4.5:1) on light and dark palettes alike.
+    switch (state) {
+    case InvoiceState::AwaitingPayment: return QColor(0x15, 0x65, 0xc0);
+    case InvoiceState::PartiallyPaid: return QColor(0xa1, 0x5c, 0x00);
+    case InvoiceState::Confirming: return QColor(0x6a, 0x1b, 0x9a);
+    case InvoiceState::Settled: return QColor(0x2e, 0x7d, 0x32);
+    case InvoiceState::UnderpaidExpired: return QColor(0xc6, 0x28, 0x28);
+    case InvoiceState::Expired: return QColor(0x61, 0x61, 0x61);
+    }
+    return QColor(Qt::gray);
+}
+
+QIcon DisplayText::stateIcon(InvoiceState state)
+{
+    UiResources::ensure();
+    // Loading an SVG icon parses the file; a table paints many of them per second.
+    static const QIcon icons[] = {
+        QIcon(QStringLiteral(":/icons/state-awaiting.svg")), QIcon(QStringLiteral(":/icons/state-partial.svg")),
+        QIcon(QStringLiteral(":/icons/state-confirming.svg")), QIcon(QStringLiteral(":/icons/state-settled.svg")),
+        QIcon(QStringLiteral(":/icons/state-underpaid.svg")), QIcon(QStringLiteral(":/icons/state-expired.svg")),
+    };
+    const auto i = static_cast<std::size_t>(state);
+    return i < std::size(icons) ? icons[i] : QIcon();
+}
+
+QString DisplayText::depositStatusName(DepositStatus status)
+{
+    switch (status) {
+    case DepositStatus::Counted: return tr("Counted");
+    case DepositStatus::Reversed: return tr("Reversed");
+    case DepositStatus::Orphaned: return tr("In refund queue");
+    }
+    return QString();
+}
+
+QString DisplayText::refundReasonName(RefundReason reason)
+{
+    switch (reason) {
+    case RefundReason::Late: return tr("Late");
+    case RefundReason::UnderpaidExpired: return tr("Underpaid");
+    case RefundReason::Overpaid: return tr("Overpaid");
+    case RefundReason::Unmatched: return tr("Unmatched");
+    }
+    return QString();
+}
+
+QString DisplayText::refundReasonDescription(RefundReason reason)
+{
+    switch (reason) {
+    case RefundReason::Late: return tr("Arrived after the invoice's hard boundary.");
+    case RefundReason::UnderpaidExpired: return tr("The invoice closed with too little received.");
+    case RefundReason::Overpaid: return tr("Paid more than the amount due (beyond the dust tolerance).");
+    case RefundReason::Unmatched: return tr("Paid to an address that belongs to no invoice.");
+    }
+    return QString();
+}
+
+QString DisplayText::refundStatusName(RefundStatus status)
+{
+    switch (status) {
+    case RefundStatus::Pending: return tr("Pending");
+    case RefundStatus::Refunding: return tr("Refunding");
+    case RefundStatus::Refunded: return tr("Refunded");
+    case RefundStatus::Applied: return tr("Applied to order");
+    case RefundStatus::Dismissed: return tr("Dismissed");
+    }
+    return QString();
+}
+
+QString DisplayText::healthName(BackendHealth health)
+{
+    switch (health) {
+    case BackendHealth::Ok: return tr("ok");
+    case BackendHealth::Degraded: return tr("degraded");
+    case BackendHealth::Down: return tr("down");
+    }
+    return QString();
+}
+
+QIcon DisplayText::healthIcon(BackendHealth health)
+{
+    UiResources::ensure();
+    switch (health) {
+    case BackendHealth::Ok: return QIcon(QStringLiteral(":/icons/health-ok.svg"));
+    case BackendHealth::Degraded: return QIcon(QStringLiteral(":/icons/health-degraded.svg"));
+    case BackendHealth::Down: return QIcon(QStringLiteral(":/icons/health-down.svg"));
+    }
+    return QIcon();
+}
+
+QIcon DisplayText::assetIcon(const QString &asset)
+{
+    UiResources::ensure();
+    static const QIcon xmr(QStringLiteral(":/icons/asset-xmr.svg"));
+    static const QIcon btc(QStringLiteral(":/icons/asset-btc.svg"));
+    static const QIcon usdt(QStringLiteral(":/icons/asset-usdt.svg"));
+    if (asset == QLatin1String("XMR"))
+        return xmr;
+    if (asset == QLatin1String("BTC"))
+        return btc;
+    if (asset == QLatin1String("USDT"))
+        return usdt;
+    return QIcon();
+}
+
+QString DisplayText::assetName(const QString &asset)
+{
+    if (asset == QLatin1String("XMR"))
+        return tr("Monero");
+    if (asset == QLatin1String("BTC"))
+        return tr("Bitcoin");
+    if (asset == QLatin1String("USDT"))
+        return tr("Tether USD (ERC-20)");
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? QString::fromStdString(a->name) : asset;
+}
+
+QDateTime DisplayText::toDateTime(TimePoint t)
+{
+    return QDateTime::fromMSecsSinceEpoch(t.time_since_epoch().count()).toLocalTime();
+}
+
+QString DisplayText::dateTime(TimePoint t) { return dateTime(toDateTime(t)); }
+
+QString DisplayText::dateTime(const QDateTime &t)
+{
+    if (!t.isValid())
+        return QString();
+    return QLocale().toString(t.toLocalTime(), QLocale::ShortFormat);
+}
+
+QString DisplayText::countdown(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    const qint64 h = seconds / 3600, m = (seconds / 60) % 60, s = seconds % 60;
+    if (h > 0)
+        return QStringLiteral("%1:%2:%3").arg(h).arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+}
+
+QString DisplayText::age(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    if (seconds < 60)
+        return tr("%n s ago", nullptr, int(seconds));
+    if (seconds < 3600)
+        return tr("%n min ago", nullptr, int(seconds / 60));
+    if (seconds < 86400)
+        return tr("%n h ago", nullptr, int(seconds / 3600));
+    return tr("%n d ago", nullptr, int(seconds / 86400));
+}
+
+QString DisplayText::duration(qint64 seconds)
+{
+    if (seconds < 0)
+        seconds = 0;
+    if (seconds < 60)
+        return tr("%1 s").arg(seconds);
+    if (seconds < 3600)
+        return tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    if (seconds < 86400)
+        return tr("%1 h %2 min").arg(seconds / 3600).arg((seconds / 60) % 60);
+    return tr("%1 d %2 h").arg(seconds / 86400).arg((seconds / 3600) % 24);
+}
+
+QColor DisplayText::textOn(const QColor &background)
+{
+    // Relative luminance per WCAG, approximated with the sRGB channel weights.
+    const double l = 0.2126 * background.redF() + 0.7152 * background.greenF() + 0.0722 * background.blueF();
+    return l > 0.55 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+} // namespace sd::ui

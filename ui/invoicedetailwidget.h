@@ -1,0 +1,83 @@
+// The side panel for one invoice: address (copyable), amounts, windows with a live countdown, every
+// deposit with its status and the invoice's event history. Filled first from the table's compact row and
+// then from the full record and events the engine sends.
+#pragma once
+
+#include "invoicetablemodel.h"
+#include "store.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableWidget;
+
+namespace sd::ui {
+
+class StateBadge;
+
+class InvoiceDetailWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit InvoiceDetailWidget(Clock *clock, QWidget *parent = nullptr);
+
+    void clear();
+    // The row as the table has it (shown at once); deposits and history follow with setRecord().
+    void setRow(const InvoiceRow &row);
+    void setRecord(const InvoiceRecord &record, const QList<InvoiceEventRecord> &events);
+    void setTokenContract(const QString &contract) { m_tokenContract = contract; }
+
+    std::optional<qint64> invoiceId() const;
+    QString address() const;
+    QString paymentUri() const;
+
+public Q_SLOTS:
+    void tick(); // the countdown
+    void copyAddress();
+    void copyPaymentUri();
+
+Q_SIGNALS:
+    void showQrRequested(const QString &paymentUri, const QString &title);
+    void message(const QString &text); // short feedback ("Address copied") for the status bar
+
+private:
+    QLabel *addRow(QFormLayout *form, const QString &label);
+
+    Clock *m_clock;
+    std::optional<InvoiceRow> m_row;
+    QString m_tokenContract;
+    QStackedWidget *m_stack;
+    QLabel *m_title;
+    StateBadge *m_badge;
+    QLabel *m_countdown;
+    QLineEdit *m_address;
+    QPushButton *m_copyAddress, *m_copyUri, *m_showQr;
+    QLabel *m_price, *m_due, *m_received, *m_balance, *m_tolerance, *m_confirmations;
+    QLabel *m_created, *m_quoteEnds, *m_graceEnds, *m_closed;
+    QTableWidget *m_deposits;
+    QTableWidget *m_history;
+};
+
+// The state badge outside a table (same look as the table's delegate).
+class StateBadge : public QWidget
+{
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+    void setState(InvoiceState state);
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+
+private:
+    std::optional<InvoiceState> m_state;
+};
+
+} // namespace sd::ui

@@ -1,0 +1,311 @@
+#include "overviewwidget.h"
+
+#include "displaytext.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDateTimeAxis>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QPieSeries>
+#include <QPieSlice>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sd::ui {
+
+namespace {
+
+QColor assetColor(const QString &asset)
+{
+    if (asset == QLatin1String("XMR"))
+        return QColor(0xe0, 0x60, 0x1b);
+    if (asset == QLatin1String("BTC"))
+        return QColor(0xe3, 0x9b, 0x0b);
+    if (asset == QLatin1String("USDT"))
+        return QColor(0x26, 0xa1, 0x7b);
+    return QColor(0x55, 0x77, 0xaa);
+}
+
+qint64 msOf(const QDate &d) { return d.startOfDay().toMSecsSinceEpoch(); }
+
+// Plotting only: the exact sum stays integral until here.
+double microsToUnits(quint64 micros) { return double(micros / 1'000'000) + double(micros % 1'000'000) / 1e6; }
+
+} // namespace
+
+OverviewWidget::OverviewWidget(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("overviewSummary"));
+    m_summary->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_summary);
+    auto *grid = new QGridLayout;
+    layout->addLayout(grid, 1);
+
+    // Settled volume per day and asset.
+    m_volumeChart = new QChart;
+    m_volumeChart->setTitle(tr("Settled volume per day"));
+    m_volumeX = new QDateTimeAxis;
+    m_volumeY = new QValueAxis;
+    m_volumeChart->addAxis(m_volumeX, Qt::AlignBottom);
+    m_volumeChart->addAxis(m_volumeY, Qt::AlignLeft);
+    grid->addWidget(makeView(m_volumeChart), 0, 0);
+
+    // Invoices by final state.
+    m_stateChart = new QChart;
+    m_stateChart->setTitle(tr("Invoices by state"));
+    m_states = new QPieSeries;
+    m_states->setHoleSize(0.45);
+    m_stateChart->addSeries(m_states);
+    m_stateChart->legend()->setAlignment(Qt::AlignRight);
+    grid->addWidget(makeView(m_stateChart), 0, 1);
+
+    // Refund queue size over time.
+    m_refundChart = new QChart;
+    m_refundChart->setTitle(tr("Refund queue size"));
+    m_refundX = new QDateTimeAxis;
+    m_refundY = new QValueAxis;
+    m_refundY->setLabelFormat(QStringLiteral("%d"));
+    m_refundSeries = new QLineSeries;
+    m_refundSeries->setName(tr("Pending items"));
+    m_refundChart->addSeries(m_refundSeries);
+    m_refundChart->addAxis(m_refundX, Qt::AlignBottom);
+    m_refundChart->addAxis(m_refundY, Qt::AlignLeft);
+    m_refundSeries->attachAxis(m_refundX);
+    m_refundSeries->attachAxis(m_refundY);
+    m_refundChart->legend()->hide();
+    grid->addWidget(makeView(m_refundChart), 1, 0);
+
+    // Median time from creation to settlement.
+    m_medianChart = new QChart;
+    m_medianChart->setTitle(tr("Median time to settle"));
+    m_medianX = new QDateTimeAxis;
+    m_medianY = new QValueAxis;
+    m_medianY->setTitleText(tr("minutes"));
+    m_medianSeries = new QLineSeries;
+    m_medianSeries->setName(tr("Median"));
+    m_medianSeries->setPointsVisible(true);
+    m_medianChart->addSeries(m_medianSeries);
+    m_medianChart->addAxis(m_medianX, Qt::AlignBottom);
+    m_medianChart->addAxis(m_medianY, Qt::AlignLeft);
+    m_medianSeries->attachAxis(m_medianX);
+    m_medianSeries->attachAxis(m_medianY);
+    m_medianChart->legend()->hide();
+    grid->addWidget(makeView(m_medianChart), 1, 1);
+
+    applyPalette();
+}
+
+QChartView *OverviewWidget::makeView(QChart *chart)
+{
+    chart->setAnimationOptions(QChart::NoAnimation); // live data: animations would replay every refresh
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    auto *view = new QChartView(chart, this);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumSize(320, 220);
+    m_views.push_back(view);
+    return view;
+}
+
+QLineSeries *OverviewWidget::volumeSeries(const QString &asset)
+{
+    if (QLineSeries *s = m_volume.value(asset))
+        return s;
+    auto *s = new QLineSeries;
+    s->setName(asset);
+    s->setPointsVisible(true);
+    m_volumeChart->addSeries(s);
+    s->attachAxis(m_volumeX);
+    s->attachAxis(m_volumeY);
+    QPen pen(assetColor(asset));
+    pen.setWidthF(2.0);
+    s->setPen(pen);
+    m_volume.insert(asset, s);
+    return s;
+}
+
+void OverviewWidget::fitAxis(QValueAxis *axis, double max)
+{
+    // A round upper bound so the tick labels are round numbers.
+    double top = max <= 0 ? 1.0 : max * 1.1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(top)));
+    top = std::ceil(top / magnitude) * magnitude;
+    axis->setRange(0, top);
+    axis->setTickCount(5);
+}
+
+void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, ChartData::Bucket bucket)
+{
+    if (toMs <= fromMs)
+        toMs = fromMs + 86'400'000;
+    axis->setRange(QDateTime::fromMSecsSinceEpoch(fromMs), QDateTime::fromMSecsSinceEpoch(toMs));
+    const qint64 days = (toMs - fromMs) / 86'400'000;
+    // Short date labels; few of them, so months of data do not turn into a smear of text.
+    axis->setFormat(days > 300 ? QStringLiteral("MMM yyyy") : QStringLiteral("d MMM"));
+    axis->setTickCount(int(std::clamp<qint64>(days + 1, 2, bucket == ChartData::Bucket::Week ? 8 : 7)));
+}
+
+void OverviewWidget::setData(const std::vector<InvoiceRow> &rows, const QList<RefundSpan> &refunds,
+                             const QString &currency, qint64 nowMs)
+{
+    // ---- settled volume ----
+    const ChartData::Volume volume = ChartData::settledVolume(rows, currency);
+    m_volumeY->setTitleText(currency);
+    QStringList assets;
+    for (const auto &perAsset : volume.perBucket)
+        for (auto it = perAsset.begin(); it != perAsset.end(); ++it)
+            if (!assets.contains(it.key()))
+                assets.push_back(it.key());
+    for (auto it = m_volume.begin(); it != m_volume.end(); ++it)
+        if (!assets.contains(it.key()))
+            it.value()->clear();
+    double volumeMax = 0;
+    quint64 totalMicros = 0;
+    if (!volume.perBucket.isEmpty()) {
+        const QDate first = volume.perBucket.firstKey(), last = volume.perBucket.lastKey();
+        const int step = volume.bucket == ChartData::Bucket::Day ? 1 : 7;
+        for (const QString &asset : assets) {
+            QList<QPointF> points;
+            for (QDate d = first; d <= last; d = d.addDays(step)) {
+                const quint64 micros = volume.perBucket.value(d).value(asset);
+                totalMicros += micros;
+                const double y = microsToUnits(micros);
+                volumeMax = std::max(volumeMax, y);
+                points.push_back(QPointF(double(msOf(d)), y));
+            }
+            volumeSeries(asset)->replace(points);
+        }
+        setTimeRange(m_volumeX, msOf(first), msOf(last), volume.bucket);
+    }
+    m_volumeChart->setTitle(volume.bucket == ChartData::Bucket::Day ? tr("Settled volume per day (%1)").arg(currency)
+                                                                    : tr("Settled volume per week (%1)").arg(currency));
+    fitAxis(m_volumeY, volumeMax);
+
+    // ---- invoices by state ----
+    const QMap<InvoiceState, int> counts = ChartData::stateCounts(rows);
+    const int open = counts.value(InvoiceState::AwaitingPayment) + counts.value(InvoiceState::PartiallyPaid) +
+                     counts.value(InvoiceState::Confirming);
+    struct Slice
+    {
+        QString label;
+        int count;
+        QColor color;
+    };
+    const QList<Slice> slices{
+        {DisplayText::stateName(InvoiceState::Settled), counts.value(InvoiceState::Settled),
+         DisplayText::stateColor(InvoiceState::Settled)},
+        {DisplayText::stateName(InvoiceState::UnderpaidExpired), counts.value(InvoiceState::UnderpaidExpired),
+         DisplayText::stateColor(InvoiceState::UnderpaidExpired)},
+        {DisplayText::stateName(InvoiceState::Expired), counts.value(InvoiceState::Expired),
+         DisplayText::stateColor(InvoiceState::Expired)},
+        {tr("Open"), open, DisplayText::stateColor(InvoiceState::AwaitingPayment)},
+    };
+    while (m_states->count() < slices.size())
+        m_states->append(new QPieSlice);
+    const QLocale locale;
+    for (int i = 0; i < slices.size(); ++i) {
+        QPieSlice *s = m_states->slices().at(i);
+        s->setLabel(tr("%1: %2").arg(slices[i].label, locale.toString(slices[i].count)));
+        s->setValue(slices[i].count);
+        s->setColor(slices[i].color);
+        s->setBorderColor(palette().color(QPalette::Base));
+    }
+
+    // ---- refund queue size ----
+    const QList<QPair<qint64, int>> steps = ChartData::refundQueueSize(refunds);
+    QList<QPointF> stepPoints;
+    int size = 0, maxSize = 0;
+    qint64 from = nowMs - 7 * 86'400'000LL;
+    if (!steps.isEmpty())
+        from = std::min(from, steps.first().first);
+    stepPoints.push_back(QPointF(double(from), 0));
+    for (const auto &[t, n] : steps) {
+        stepPoints.push_back(QPointF(double(t), size)); // hold the previous size until the change: a step
+        stepPoints.push_back(QPointF(double(t), n));
+        size = n;
+        maxSize = std::max(maxSize, n);
+    }
+    stepPoints.push_back(QPointF(double(nowMs), size));
+    m_refundSeries->replace(stepPoints);
+    setTimeRange(m_refundX, from, nowMs, ChartData::bucketFor(from, nowMs));
+    m_refundY->setRange(0, std::max(4, maxSize + 1));
+    m_refundY->setTickCount(std::min(std::max(4, maxSize + 1), 6) + 1);
+
+    // ---- median time to settle ----
+    const ChartData::Median median = ChartData::medianTimeToSettle(rows);
+    QList<QPointF> medianPoints;
+    double medianMax = 0;
+    for (auto it = median.seconds.begin(); it != median.seconds.end(); ++it) {
+        const double minutes = double(it.value()) / 60.0;
+        medianMax = std::max(medianMax, minutes);
+        medianPoints.push_back(QPointF(double(msOf(it.key())), minutes));
+    }
+    m_medianSeries->replace(medianPoints);
+    if (!median.seconds.isEmpty())
+        setTimeRange(m_medianX, msOf(median.seconds.firstKey()), msOf(median.seconds.lastKey()), median.bucket);
+    fitAxis(m_medianY, medianMax);
+    m_medianChart->setTitle(median.bucket == ChartData::Bucket::Day ? tr("Median time to settle per day")
+                                                                    : tr("Median time to settle per week"));
+
+    // ---- summary line ----
+    const quint64 whole = totalMicros / 1'000'000, cents = (totalMicros % 1'000'000) / 10'000;
+    QString summary = tr("%1 invoices · %2 open · %3 %4 settled · %5 pending refunds")
+                          .arg(locale.toString(qulonglong(rows.size())), locale.toString(open),
+                               QStringLiteral("%1.%2").arg(whole).arg(cents, 2, 10, QLatin1Char('0')), currency,
+                               locale.toString(size));
+    if (volume.skipped > 0)
+        summary += QLatin1String(" · ") + tr("%n settled invoice(s) priced in another currency not included", nullptr,
+                                              volume.skipped);
+    m_summary->setText(summary);
+}
+
+void OverviewWidget::applyPalette()
+{
+    const QPalette pal = palette();
+    const bool dark = pal.color(QPalette::Window).lightness() < 128;
+    const QColor text = pal.color(QPalette::WindowText);
+    QColor grid = pal.color(QPalette::Mid);
+    grid.setAlpha(90);
+    for (QChart *chart : {m_volumeChart, m_stateChart, m_refundChart, m_medianChart}) {
+        chart->setBackgroundBrush(pal.color(QPalette::Base));
+        chart->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
+        chart->setTitleBrush(text);
+        chart->legend()->setLabelColor(text);
+        for (QAbstractAxis *axis : chart->axes()) {
+            axis->setLabelsColor(text);
+            axis->setTitleBrush(text);
+            axis->setGridLineColor(grid);
+            axis->setLinePenColor(grid);
+        }
+    }
+    for (QChartView *view : m_views)
+        view->setBackgroundBrush(pal.color(QPalette::Window));
+    QPen refundPen(dark ? QColor(0xef, 0x9a, 0x9a) : DisplayText::stateColor(InvoiceState::UnderpaidExpired));
+    refundPen.setWidthF(2.0);
+    m_refundSeries->setPen(refundPen);
+    QPen medianPen(dark ? QColor(0x90, 0xca, 0xf9) : DisplayText::stateColor(InvoiceState::AwaitingPayment));
+    medianPen.setWidthF(2.0);
+    m_medianSeries->setPen(medianPen);
+    m_medianSeries->setColor(medianPen.color());
+    for (QPieSlice *s : m_states->slices()) {
+        s->setBorderColor(pal.color(QPalette::Base));
+        s->setLabelColor(text);
+    }
+}
+
+void OverviewWidget::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+    QWidget::changeEvent(event);
+}
+
+} // namespace sd::ui

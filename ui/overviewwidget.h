@@ -1,0 +1,50 @@
+// The overview page: settled volume per day and asset, invoices by final state, the refund queue's size
+// over time and the median time to settle, as QtCharts charts that follow the palette (light or dark).
+#pragma once
+
+#include "chartdata.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QChart;
+class QChartView;
+class QDateTimeAxis;
+class QLabel;
+class QLineSeries;
+class QPieSeries;
+class QValueAxis;
+
+namespace sd::ui {
+
+class OverviewWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OverviewWidget(QWidget *parent = nullptr);
+
+    // Recomputes every chart; `nowMs` closes the refund queue's step line at the present.
+    void setData(const std::vector<InvoiceRow> &rows, const QList<RefundSpan> &refunds, const QString &currency,
+                 qint64 nowMs);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    QChartView *makeView(QChart *chart);
+    void applyPalette();
+    QLineSeries *volumeSeries(const QString &asset);
+    static void fitAxis(QValueAxis *axis, double max);
+    static void setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, ChartData::Bucket bucket);
+
+    QLabel *m_summary;
+    QChart *m_volumeChart, *m_stateChart, *m_refundChart, *m_medianChart;
+    QDateTimeAxis *m_volumeX, *m_refundX, *m_medianX;
+    QValueAxis *m_volumeY, *m_refundY, *m_medianY;
+    QHash<QString, QLineSeries *> m_volume;
+    QPieSeries *m_states;
+    QLineSeries *m_refundSeries, *m_medianSeries;
+    QList<QChartView *> m_views;
+};
+
+} // namespace sd::ui

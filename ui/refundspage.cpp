@@ -1,0 +1,69 @@
+#include "refundspage.h"
+
+#include "displaytext.h"
+#include "refundtablemodel.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace sd::ui {
+
+RefundsPage::RefundsPage(RefundTableModel *model, QWidget *parent) : QWidget(parent), m_model(model)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 0);
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("refundSummary"));
+    m_summary->setWordWrap(true);
+    layout->addWidget(m_summary);
+    auto *proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(RefundTableModel::SortRole);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("refundTable"));
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RefundTableModel::QueuedColumn, Qt::AscendingOrder); // oldest first: a queue
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
+    QHeaderView *header = m_table->horizontalHeader();
+    header->setSectionsMovable(true);
+    header->setStretchLastSection(true);
+    const QFontMetrics fm = fontMetrics();
+    header->resizeSection(RefundTableModel::IdColumn, fm.horizontalAdvance(QStringLiteral("#00000")) + 24);
+    header->resizeSection(RefundTableModel::InvoiceColumn, fm.horizontalAdvance(QStringLiteral("#000000")) + 24);
+    header->resizeSection(RefundTableModel::AssetColumn, fm.horizontalAdvance(QStringLiteral("USDT")) + 44);
+    header->resizeSection(RefundTableModel::AmountColumn, fm.horizontalAdvance(QStringLiteral("0.000000000000")) + 24);
+    header->resizeSection(RefundTableModel::ReasonColumn, fm.horizontalAdvance(DisplayText::refundReasonName(RefundReason::Unmatched)) + 40);
+    header->resizeSection(RefundTableModel::TxidsColumn, fm.horizontalAdvance(QString(40, QLatin1Char('0'))));
+    layout->addWidget(m_table, 1);
+    connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
+    connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateSummary);
+    updateSummary();
+}
+
+QString RefundsPage::summary() const { return m_summary->text(); }
+
+void RefundsPage::updateSummary()
+{
+    const int n = m_model->rowCount();
+    if (n == 0) {
+        m_summary->setText(tr("The refund queue is empty."));
+        return;
+    }
+    QStringList totals;
+    const auto sums = m_model->totals();
+    for (auto it = sums.begin(); it != sums.end(); ++it)
+        totals << DisplayText::amountWithUnit(it.value(), it.key());
+    m_summary->setText(tr("%n item(s) waiting for a decision: %1", nullptr, n).arg(totals.join(QStringLiteral(" · "))));
+}
+
+} // namespace sd::ui

@@ -1,0 +1,40 @@
+// The refund queue: the pending items the engine reports, updated in place (rows leave when an item is no
+// longer pending, arrive when one is queued). The actions on items belong to the refund flow, not here.
+#pragma once
+
+#include "store.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <QMap>
+
+namespace sd::ui {
+
+class RefundTableModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { IdColumn, InvoiceColumn, AssetColumn, AmountColumn, ReasonColumn, TxidsColumn, QueuedColumn, ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1, IdRole };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // The complete pending list: items not in it leave, new ones are appended, known ones update in place.
+    void setPending(const QList<RefundItem> &pending);
+    const QList<RefundItem> &items() const { return m_items; }
+    // Pending amount per asset, summed exactly (saturating at the 64-bit maximum, which no real queue reaches).
+    QMap<QString, Atomic> totals() const;
+
+Q_SIGNALS:
+    void countChanged(int count);
+
+private:
+    QList<RefundItem> m_items;
+};
+
+} // namespace sd::ui

@@ -1,0 +1,414 @@
+#include "settingsdialog.h"
+#include "uiresources.h"
+
+#include "asset.h"
+#include "decimal.h"
+#include "displaytext.h"
+#include "secretwriter.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+namespace sd::ui {
+
+namespace {
+
+enum DbKind { SqliteDb, PostgresDb };
+
+const QString SqlitePrefix = QStringLiteral("sqlite:");
+
+QSpinBox *spin(int min, int max, int value, const QString &suffix, QWidget *parent)
+{
+    auto *s = new QSpinBox(parent);
+    s->setRange(min, max);
+    s->setValue(value);
+    s->setSuffix(suffix);
+    s->setAccelerated(true);
+    return s;
+}
+
+QLineEdit *line(const QString &objectName, const QString &text, QWidget *parent)
+{
+    auto *e = new QLineEdit(text, parent);
+    e->setObjectName(objectName);
+    return e;
+}
+
+bool isPostgresUrl(const QString &url)
+{
+    return url.startsWith(QLatin1String("postgres://")) || url.startsWith(QLatin1String("postgresql://"));
+}
+
+} // namespace
+
+SettingsDialog::SettingsDialog(const Config &config, QWidget *parent)
+    : QDialog(parent), m_original(config), m_secrets(new SecretWriter(this))
+{
+    UiResources::ensure();
+    setWindowTitle(tr("Settings"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
+    auto *layout = new QVBoxLayout(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(buildGeneral(), tr("General"));
+    m_tabs->addTab(buildDatabase(), QIcon(QStringLiteral(":/icons/database.svg")), tr("Database"));
+    for (const Asset &a : AssetRegistry::instance().all()) {
+        const QString code = QString::fromStdString(a.code);
+        AssetConfig ac;
+        ac.asset = code;
+        ac.minConfirmations = a.defaultConfirmations;
+        for (const AssetConfig &c : config.assets)
+            if (c.asset.compare(code, Qt::CaseInsensitive) == 0)
+                ac = c;
+        m_tabs->addTab(buildAsset(ac), DisplayText::assetIcon(code), DisplayText::assetName(code));
+    }
+    layout->addWidget(m_tabs, 1);
+
+    auto *note = new QLabel(tr("Database and wallet changes reconnect the engine when you press OK; open "
+                               "invoices keep their terms. Passwords are stored in the system keychain only."),
+                            this);
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(note);
+    m_errors = new QLabel(this);
+    m_errors->setObjectName(QStringLiteral("errors"));
+    m_errors->setWordWrap(true);
+    m_errors->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_errors->setTextFormat(Qt::PlainText);
+    m_errors->hide();
+    layout->addWidget(m_errors);
+    m_busy = new QLabel(this);
+    m_busy->hide();
+    layout->addWidget(m_busy);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    setSecretWriter(m_secrets);
+    resize(640, 560);
+}
+
+void SettingsDialog::setSecretWriter(SecretWriter *writer)
+{
+    if (m_secrets && m_secrets != writer)
+        m_secrets->deleteLater();
+    m_secrets = writer;
+    writer->setParent(this);
+    connect(writer, &SecretWriter::finished, this, [this](const QString &key, const QString &error) {
+        if (!m_pendingSecrets.contains(key))
+            return;
+        m_pendingSecrets.remove(key);
+        if (!error.isEmpty())
+            m_secretErrors.push_back(key == SecretWriter::databaseKey()
+                                         ? tr("The database password could not be stored in the system keychain: %1")
+                                               .arg(error)
+                                         : tr("The %1 wallet password could not be stored in the system keychain: %2")
+                                               .arg(key.section(QLatin1Char('/'), 1).toUpper(), error));
+        if (m_pendingSecrets.isEmpty())
+            finishSecrets();
+    });
+}
+
+QWidget *SettingsDialog::buildGeneral()
+{
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    m_currency = line(QStringLiteral("fiatCurrency"), m_original.fiatCurrency, page);
+    m_currency->setMaxLength(3);
+    form->addRow(tr("Fiat &currency"), m_currency);
+    m_operator = line(QStringLiteral("operator"), m_original.operatorName, page);
+    m_operator->setToolTip(tr("The name written to the audit log for refund decisions."));
+    form->addRow(tr("&Operator name"), m_operator);
+    m_notifications = new QCheckBox(tr("Show a desktop &notification when an invoice settles or money lands in "
+                                       "the refund queue"),
+                                    page);
+    m_notifications->setObjectName(QStringLiteral("notifications"));
+    m_notifications->setChecked(m_original.notifications);
+    form->addRow(m_notifications);
+    return page;
+}
+
+QWidget *SettingsDialog::buildDatabase()
+{
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    m_dbKind = new QComboBox(page);
+    m_dbKind->setObjectName(QStringLiteral("databaseKind"));
+    m_dbKind->addItem(tr("SQLite file on this computer"));
+    m_dbKind->addItem(tr("PostgreSQL server (shared)"));
+    form->addRow(tr("&Storage"), m_dbKind);
+    m_dbStack = new QStackedWidget(page);
+    auto *sqlite = new QWidget(m_dbStack);
+    auto *sqliteRow = new QHBoxLayout(sqlite);
+    sqliteRow->setContentsMargins(0, 0, 0, 0);
+    const QString url = m_original.databaseUrl;
+    const bool pg = isPostgresUrl(url);
+    m_sqlitePath = line(QStringLiteral("sqlitePath"), pg ? QString() : (url.startsWith(SqlitePrefix) ? url.mid(SqlitePrefix.size()) : url), sqlite);
+    auto *browse = new QPushButton(tr("Browse…"), sqlite);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString f = QFileDialog::getSaveFileName(this, tr("SQLite database file"), m_sqlitePath->text(),
+                                                       tr("SQLite databases (*.db *.sqlite);;All files (*)"), nullptr,
+                                                       QFileDialog::DontConfirmOverwrite);
+        if (!f.isEmpty())
+            m_sqlitePath->setText(f);
+    });
+    sqliteRow->addWidget(m_sqlitePath, 1);
+    sqliteRow->addWidget(browse);
+    m_dbStack->addWidget(sqlite);
+    auto *postgres = new QWidget(m_dbStack);
+    auto *pgForm = new QFormLayout(postgres);
+    pgForm->setContentsMargins(0, 0, 0, 0);
+    m_pgUrl = line(QStringLiteral("postgresUrl"), pg ? url : QString(), postgres);
+    m_pgUrl->setPlaceholderText(QStringLiteral("postgres://settledesk@db.example:5432/settledesk"));
+    pgForm->addRow(tr("URL"), m_pgUrl);
+    m_dbPassword = line(QStringLiteral("databasePassword"), QString(), postgres);
+    m_dbPassword->setEchoMode(QLineEdit::Password);
+    m_dbPassword->setPlaceholderText(tr("unchanged"));
+    pgForm->addRow(tr("Password (keychain)"), m_dbPassword);
+    m_dbPasswordEnv = line(QStringLiteral("databasePasswordEnv"), m_original.databasePasswordEnv, postgres);
+    m_dbPasswordEnv->setPlaceholderText(tr("optional, e.g. SETTLEDESK_DB_PASSWORD"));
+    pgForm->addRow(tr("…or from environment variable"), m_dbPasswordEnv);
+    m_dbStack->addWidget(postgres);
+    form->addRow(m_dbStack);
+    connect(m_dbKind, &QComboBox::currentIndexChanged, m_dbStack, &QStackedWidget::setCurrentIndex);
+    m_dbKind->setCurrentIndex(pg ? PostgresDb : SqliteDb);
+    m_dbStack->setCurrentIndex(pg ? PostgresDb : SqliteDb);
+    return page;
+}
+
+QWidget *SettingsDialog::buildAsset(const AssetConfig &c)
+{
+    auto *page = new QWidget(this);
+    auto *form = new QFormLayout(page);
+    const QString key = c.asset.toLower();
+    AssetPage p;
+    p.asset = c.asset;
+    p.enabled = new QCheckBox(tr("Accept %1").arg(DisplayText::assetName(c.asset)), page);
+    p.enabled->setObjectName(key + QStringLiteral("Enabled"));
+    p.enabled->setChecked(c.enabled);
+    form->addRow(p.enabled);
+    p.url = line(key + QStringLiteral("Url"), c.walletRpcUrl, page);
+    p.url->setPlaceholderText(c.asset == QLatin1String("XMR")   ? QStringLiteral("http://127.0.0.1:18083/json_rpc")
+                              : c.asset == QLatin1String("BTC") ? QStringLiteral("http://127.0.0.1:8332/wallet/shop")
+                                                                : QStringLiteral("http://127.0.0.1:8545"));
+    form->addRow(tr("Wallet RPC URL"), p.url);
+    p.user = line(key + QStringLiteral("User"), c.walletRpcUser, page);
+    form->addRow(tr("User"), p.user);
+    p.password = line(key + QStringLiteral("Password"), QString(), page);
+    p.password->setEchoMode(QLineEdit::Password);
+    p.password->setPlaceholderText(tr("unchanged"));
+    form->addRow(tr("Password (keychain)"), p.password);
+    p.passwordEnv = line(key + QStringLiteral("PasswordEnv"), c.walletRpcPasswordEnv, page);
+    p.passwordEnv->setPlaceholderText(tr("optional environment variable"));
+    form->addRow(tr("…or from environment variable"), p.passwordEnv);
+    p.tokenContract = line(key + QStringLiteral("TokenContract"), c.extra1, page);
+    p.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
+    p.account = spin(0, 1'000'000, int(c.accountIndex), QString(), page);
+    p.account->setObjectName(key + QStringLiteral("Account"));
+    if (c.asset == QLatin1String("USDT"))
+        form->addRow(tr("Token contract"), p.tokenContract);
+    else
+        p.tokenContract->hide();
+    if (c.asset == QLatin1String("XMR"))
+        form->addRow(tr("Account index"), p.account);
+    else
+        p.account->hide();
+    p.confirmations = spin(0, 1000, int(c.minConfirmations), QString(), page);
+    p.confirmations->setObjectName(key + QStringLiteral("Confirmations"));
+    form->addRow(tr("Confirmations required"), p.confirmations);
+    p.quoteWindow = spin(1, 7 * 86400, int(c.quoteWindow.count()), tr(" s"), page);
+    p.quoteWindow->setObjectName(key + QStringLiteral("QuoteWindow"));
+    form->addRow(tr("Quote window"), p.quoteWindow);
+    p.graceWindow = spin(0, 86400, int(c.graceWindow.count()), tr(" s"), page);
+    p.graceWindow->setObjectName(key + QStringLiteral("GraceWindow"));
+    p.graceWindow->setToolTip(tr("After the quote lapses, deposits broadcast in time still count for this long."));
+    form->addRow(tr("Grace window"), p.graceWindow);
+    p.tolerance = line(key + QStringLiteral("Tolerance"), c.dustToleranceFiat, page);
+    p.tolerance->setToolTip(tr("A shortfall worth up to this much fiat still settles (converted at the quote rate)."));
+    form->addRow(tr("Dust tolerance (fiat)"), p.tolerance);
+    p.pollInterval = spin(100, 3'600'000, c.pollIntervalMs, tr(" ms"), page);
+    p.pollInterval->setObjectName(key + QStringLiteral("PollInterval"));
+    p.pollInterval->setSingleStep(500);
+    form->addRow(tr("Poll interval"), p.pollInterval);
+    p.timeout = spin(100, 600'000, c.requestTimeoutMs, tr(" ms"), page);
+    p.timeout->setObjectName(key + QStringLiteral("Timeout"));
+    p.timeout->setSingleStep(1000);
+    form->addRow(tr("Request timeout"), p.timeout);
+    m_assets.push_back(p);
+    return page;
+}
+
+QLineEdit *SettingsDialog::field(const QString &objectName) const { return findChild<QLineEdit *>(objectName); }
+
+Config SettingsDialog::config() const
+{
+    Config c = m_original; // keeps what the dialog does not show (path, reorg depth, address pool file)
+    c.fiatCurrency = m_currency->text().trimmed().toUpper();
+    c.operatorName = m_operator->text().trimmed();
+    c.notifications = m_notifications->isChecked();
+    if (m_dbKind->currentIndex() == PostgresDb) {
+        c.databaseUrl = m_pgUrl->text().trimmed();
+        c.databasePasswordEnv = m_dbPasswordEnv->text().trimmed();
+    } else {
+        c.databaseUrl = SqlitePrefix + m_sqlitePath->text().trimmed();
+    }
+    for (const AssetPage &p : m_assets) {
+        AssetConfig *a = nullptr;
+        for (AssetConfig &existing : c.assets)
+            if (existing.asset.compare(p.asset, Qt::CaseInsensitive) == 0)
+                a = &existing;
+        if (!a) {
+            c.assets.push_back(AssetConfig{});
+            a = &c.assets.back();
+            a->asset = p.asset;
+        }
+        a->enabled = p.enabled->isChecked();
+        a->walletRpcUrl = p.url->text().trimmed();
+        a->walletRpcUser = p.user->text().trimmed();
+        a->walletRpcPasswordEnv = p.passwordEnv->text().trimmed();
+        a->accountIndex = quint32(p.account->value());
+        a->minConfirmations = quint32(p.confirmations->value());
+        a->quoteWindow = Seconds(p.quoteWindow->value());
+        a->graceWindow = Seconds(p.graceWindow->value());
+        a->dustToleranceFiat = p.tolerance->text().trimmed();
+        a->pollIntervalMs = p.pollInterval->value();
+        a->requestTimeoutMs = p.timeout->value();
+        if (p.asset == QLatin1String("USDT"))
+            a->extra1 = p.tokenContract->text().trimmed();
+    }
+    return c;
+}
+
+QStringList SettingsDialog::validate() const
+{
+    QStringList errors;
+    static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
+    if (!currencyCode.match(m_currency->text().trimmed().toUpper()).hasMatch())
+        errors << tr("General: the fiat currency must be a three-letter code such as USD or EUR.");
+    if (m_dbKind->currentIndex() == PostgresDb) {
+        const QString text = m_pgUrl->text().trimmed();
+        const QUrl url(text, QUrl::StrictMode);
+        if (!isPostgresUrl(text) || !url.isValid() || url.host().isEmpty() || url.path().size() < 2)
+            errors << tr("Database: the PostgreSQL URL must look like postgres://user@host:5432/database.");
+        else if (!url.password().isEmpty())
+            errors << tr("Database: do not put the password in the URL; type it into the password field (it is "
+                         "stored in the system keychain).");
+    } else if (m_sqlitePath->text().trimmed().isEmpty()) {
+        errors << tr("Database: choose the SQLite file.");
+    }
+    static const QRegularExpression contract(QStringLiteral("^0x[0-9a-fA-F]{40}$"));
+    for (const AssetPage &p : m_assets) {
+        const QString who = DisplayText::assetName(p.asset);
+        if (!Decimal::parse(p.tolerance->text().trimmed().toStdString()))
+            errors << tr("%1: the dust tolerance must be a plain decimal number such as 0.05.").arg(who);
+        if (!p.enabled->isChecked())
+            continue;
+        const QUrl url(p.url->text().trimmed(), QUrl::StrictMode);
+        if (p.url->text().trimmed().isEmpty())
+            errors << tr("%1: enter the wallet RPC URL, or untick \"Accept %1\".").arg(who);
+        else if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
+                 url.host().isEmpty())
+            errors << tr("%1: the wallet RPC URL must be an http:// or https:// address such as %2.")
+                          .arg(who, p.url->placeholderText());
+        else if (!url.password().isEmpty())
+            errors << tr("%1: do not put the password in the URL; type it into the password field.").arg(who);
+        if (p.asset == QLatin1String("USDT") && !contract.match(p.tokenContract->text().trimmed()).hasMatch())
+            errors << tr("%1: the token contract must be an address of the form 0x followed by 40 hex digits.").arg(who);
+        if (p.timeout->value() > p.pollInterval->value() * 10 && p.pollInterval->value() < 1000)
+            errors << tr("%1: with a poll interval under a second, keep the request timeout under ten poll intervals.")
+                          .arg(who);
+    }
+    return errors;
+}
+
+QHash<QString, QString> SettingsDialog::newSecrets() const
+{
+    QHash<QString, QString> secrets;
+    if (m_dbKind->currentIndex() == PostgresDb && !m_dbPassword->text().isEmpty())
+        secrets.insert(SecretWriter::databaseKey(), m_dbPassword->text());
+    for (const AssetPage &p : m_assets)
+        if (!p.password->text().isEmpty())
+            secrets.insert(SecretWriter::walletKey(p.asset), p.password->text());
+    return secrets;
+}
+
+QString SettingsDialog::errorText() const { return m_errors->isVisible() ? m_errors->text() : QString(); }
+
+void SettingsDialog::showErrors()
+{
+    const QStringList errors = validate();
+    m_errors->setText(errors.join(QLatin1Char('\n')));
+    m_errors->setVisible(!errors.isEmpty());
+}
+
+void SettingsDialog::setBusy(bool busy, const QString &message)
+{
+    m_tabs->setEnabled(!busy);
+    m_busy->setText(message);
+    m_busy->setVisible(busy);
+    for (QPushButton *b : findChildren<QPushButton *>())
+        if (b->parent() == this || qobject_cast<QDialogButtonBox *>(b->parent()))
+            b->setEnabled(!busy);
+}
+
+void SettingsDialog::accept()
+{
+    if (!m_pendingSecrets.isEmpty())
+        return; // the keychain is still working
+    showErrors();
+    if (m_errors->isVisible())
+        return;
+    const QHash<QString, QString> secrets = newSecrets();
+    if (secrets.isEmpty()) {
+        finishSecrets();
+        return;
+    }
+    m_secretErrors.clear();
+    m_pendingSecrets = secrets;
+    setBusy(true, tr("Storing passwords in the system keychain…"));
+    for (auto it = secrets.begin(); it != secrets.end(); ++it)
+        m_secrets->write(it.key(), it.value());
+}
+
+void SettingsDialog::finishSecrets()
+{
+    setBusy(false);
+    if (!m_secretErrors.isEmpty()) {
+        // Nothing is saved: a configuration pointing at a wallet whose password went nowhere would fail later
+        // and more confusingly. The typed values stay in the form.
+        m_errors->setText(m_secretErrors.join(QLatin1Char('\n')) + QLatin1Char('\n') +
+                          tr("Nothing was saved. Set up a keychain (Secret Service or KWallet), or leave the "
+                             "password empty and name an environment variable that holds it."));
+        m_errors->show();
+        m_secretErrors.clear();
+        return;
+    }
+    const Config c = config();
+    if (m_saver) {
+        if (auto ok = m_saver(c); !ok) {
+            m_errors->setText(tr("The settings could not be saved: %1").arg(ok.error()));
+            m_errors->show();
+            return;
+        }
+    }
+    // Passwords now live in the keychain; clear them from the form's memory.
+    m_dbPassword->clear();
+    for (const AssetPage &p : m_assets)
+        p.password->clear();
+    Q_EMIT saved(c);
+    QDialog::accept();
+}
+
+} // namespace sd::ui
