@@ -55,8 +55,9 @@ AssetConfig *Config::asset(const QString &code)
 
 QString Config::defaultPath()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation))
-        .filePath(QStringLiteral("settledesk.ini"));
+    // ~/.config/settledesk/settledesk.ini (XDG_CONFIG_HOME respected).
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+        .filePath(QStringLiteral("settledesk/settledesk.ini"));
 }
 
 QString Config::defaultDatabaseUrl()

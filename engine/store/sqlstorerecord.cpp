@@ -428,10 +428,10 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoin
         return std::unexpected(loaded.error());
     out.invoiceId = loaded->id;
     out.before = loaded->invoice.state;
-    // The clock first: an invoice whose hard boundary passed is closed before the deposit is judged.
-    auto record = tick(*loaded, now, out);
-    if (!record)
-        return std::unexpected(record.error());
+    // No clock tick first: the engine may record a poll's deposits after a boundary passed, and a deposit
+    // first seen in time must still count. The domain judges lateness by the deposit's effective time, and
+    // an event applied past the hard boundary closes an invoice it leaves unpaid.
+    std::optional<InvoiceRecord> record = *loaded;
     out.after = record->invoice.state;
 
     if (*known && (*known)->refundId) {

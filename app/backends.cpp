@@ -1,0 +1,22 @@
+// The wallet backends the application knows, created per enabled asset inside the engine thread.
+#include "enginehost.h"
+#include "monerobackend.h"
+
+#include <QLoggingCategory>
+
+namespace sd {
+
+BackendFactory makeBackendFactory()
+{
+    return [](const AssetConfig &config, QNetworkAccessManager *nam, QObject *parent) -> WalletBackend * {
+        const QString password =
+            readSecret(config.walletRpcPasswordEnv, QStringLiteral("wallet/") + config.asset.toLower());
+        if (config.asset == QLatin1String("XMR"))
+            return new MoneroBackend(config, password, nam, parent);
+        qWarning("settledesk: no wallet backend for %s yet; its invoices cannot be created or watched",
+                 qPrintable(config.asset));
+        return nullptr;
+    };
+}
+
+} // namespace sd

@@ -1,0 +1,17 @@
+// The command line: `settledesk engine`, `settledesk invoice ...`, `settledesk refunds ...`.
+#pragma once
+
+#include <QStringList>
+
+namespace sd {
+
+// Exit codes are a contract (README): 0 ok, 1 usage or invalid input, 2 not found, 3 database or wallet
+// unreachable, 4 refused (a conflict such as a refund already under way), 5 reconcile found a difference.
+enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitNotFound = 2, ExitUnreachable = 3, ExitRefused = 4, ExitMismatch = 5 };
+
+// Whether argv names a command-line subcommand (otherwise the GUI starts).
+bool isCliInvocation(const QStringList &arguments);
+// Runs the subcommand; a QCoreApplication must exist.
+int runCli(const QStringList &arguments);
+
+} // namespace sd
