@@ -10,8 +10,10 @@ die() { printf '[settledesk] error: %s\n' "$*" >&2; exit 1; }
 # Debian packages needed to build and run (and, for the tests, the servers they start).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
     qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
-    qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev libqt6svg6)
-TEST_PACKAGES=(postgresql monero xvfb poppler-utils)
+    qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev libqt6svg6
+    dpkg-dev)  # dpkg-shlibdeps: `--target package` computes the .deb's library dependencies
+TEST_PACKAGES=(postgresql monero xvfb poppler-utils
+    desktop-file-utils appstream systemd)  # validators for the package test (desktop entry, metainfo, unit)
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {
