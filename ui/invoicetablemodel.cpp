@@ -124,12 +124,14 @@ int InvoiceTableModel::columnCount(const QModelIndex &parent) const { return par
 
 int InvoiceTableModel::progressPermille(Atomic received, Atomic required)
 {
-    if (required == 0 || received >= required)
-        return required == 0 && received == 0 ? 0 : 1000;
-    // received < required here; avoid received * 1000 overflowing 64 bits for very large amounts.
-    if (received <= std::numeric_limits<Atomic>::max() / 1000)
-        return int(received * 1000 / required);
-    return int(received / (required / 1000));
+    if (required == 0)
+        return received == 0 ? 0 : 1000;
+    if (received >= required)
+        return 1000;
+    // Rounded down, so an invoice short by one atomic unit never shows 100 %. 128 bits: received * 1000
+    // does not fit 64 bits for large amounts.
+    __extension__ using U128 = unsigned __int128;
+    return int(U128(received) * 1000 / required);
 }
 
 QString InvoiceTableModel::countdownText(const InvoiceRow &row, const Countdown &c)

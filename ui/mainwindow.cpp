@@ -15,6 +15,11 @@
 #include "refundspage.h"
 #include "refundtablemodel.h"
 
+#if defined(SETTLEDESK_HAVE_REPORTS) && defined(SETTLEDESK_HAVE_ENGINE)
+#include "reportexportdialog.h"
+#define SETTLEDESK_REPORT_EXPORT 1
+#endif
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -193,6 +198,21 @@ void MainWindow::buildActions()
     copyAddress->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     connect(copyAddress, &QAction::triggered, m_invoicesPage->detail(), &InvoiceDetailWidget::copyAddress);
 
+#ifdef SETTLEDESK_REPORT_EXPORT
+    auto *exportReport = new QAction(tr("&Export settlement report…"), this);
+    exportReport->setObjectName(QStringLiteral("actionExportReport"));
+    exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    connect(exportReport, &QAction::triggered, this, [this] {
+        // The export reads the database on its own connection (a long report must not hold up the engine).
+        auto *dialog = new ReportExportDialog(m_config.databaseUrl,
+                                              readSecret(m_config.databasePasswordEnv, QStringLiteral("database")), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &ReportExportDialog::exportFinished, this,
+                [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 10000); });
+        dialog->open();
+    });
+#endif
+
     auto *quit = new QAction(tr("&Quit"), this);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
@@ -201,6 +221,9 @@ void MainWindow::buildActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(newInvoice);
     file->addAction(settings);
+#ifdef SETTLEDESK_REPORT_EXPORT
+    file->addAction(exportReport);
+#endif
     file->addSeparator();
     file->addAction(quit);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
