@@ -74,12 +74,15 @@ QString filterWhere(const InvoiceFilter &f, Binds &binds)
         binds.append({QStringLiteral(":f_s2"), p});
         binds.append({QStringLiteral(":f_s3"), p});
     }
+    // Keyset pages walk the primary key from afterId: `+created_at` keeps the planner off the created_at index,
+    // which would re-read and re-sort the whole range for every page (quadratic over a long report).
+    const QString created = f.afterId ? QStringLiteral("+created_at") : QStringLiteral("created_at");
     if (f.createdFrom) {
-        where << QStringLiteral("created_at >= :f_cf");
+        where << created + QStringLiteral(" >= :f_cf");
         binds.append({QStringLiteral(":f_cf"), f.createdFrom->toMSecsSinceEpoch()});
     }
     if (f.createdTo) {
-        where << QStringLiteral("created_at < :f_ct");
+        where << created + QStringLiteral(" < :f_ct");
         binds.append({QStringLiteral(":f_ct"), f.createdTo->toMSecsSinceEpoch()});
     }
     if (f.updatedSince) {
