@@ -96,7 +96,14 @@ Engine::Engine(Config config, Clock *clock, QObject *parent) : QObject(parent), 
     registerMetaTypes();
 }
 
-Engine::~Engine() = default;
+Engine::~Engine()
+{
+    // Backends hold requests on the network manager: they go first, then the manager.
+    for (auto &slot : d->backends)
+        delete slot->backend;
+    d->backends.clear();
+    delete d->nam;
+}
 
 void Engine::setBackendFactory(BackendFactory factory) { d->factory = std::move(factory); }
 void Engine::setPolling(bool enabled) { d->polling = enabled; }
@@ -241,6 +248,14 @@ void Engine::stop()
         slot->pollTimer->stop();
     d->boundaryTimer->stop();
     d->changeTimer->stop();
+    for (auto &slot : d->backends) {
+        delete slot->pollTimer;
+        delete slot->backend; // aborts its requests, before the network manager goes
+    }
+    d->backends.clear();
+    d->creations.clear();
+    delete d->nam;
+    d->nam = nullptr;
     d->store.reset();
     Q_EMIT stopped();
 }
