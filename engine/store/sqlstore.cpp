@@ -202,8 +202,13 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         if (!exists)
             return prefixed(exists.error());
         if (exists->isEmpty()) {
-            if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(url.schema)); !created)
-                return prefixed(created.error());
+            // IF NOT EXISTS is not safe against a concurrent CREATE: whoever loses finds it made by the other.
+            if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(url.schema)); !created) {
+                auto now = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"),
+                                    {{QStringLiteral(":name"), url.schema}});
+                if (!now || now->isEmpty())
+                    return prefixed(created.error());
+            }
         }
         if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(url.schema)); !set)
             return prefixed(set.error());

@@ -1,0 +1,176 @@
+// Concurrency: 8 threads (each its own connection) and 2 separate processes record the same deposits at
+// once (the same and different invoices, every deposit delivered several times, singly and in batches)
+// into one database. Every deposit must be counted exactly once, every invoice total must equal the sum of
+// its deposits, and no error may escape. SQLite (one writer at a time, BEGIN IMMEDIATE) and PostgreSQL
+// (row locks per invoice, retried serialization failures and deadlocks).
+#include "depositplan.h"
+#include "storetestsupport.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QProcess>
+
+#include <latch>
+#include <mutex>
+#include <thread>
+
+using namespace sd;
+using namespace sdtest;
+
+class TstStoreConcurrency : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void everyDepositCountedExactlyOnce();
+};
+
+void TstStoreConcurrency::initTestCase()
+{
+    SDTEST_REQUIRE_BACKEND();
+    QVERIFY2(QFile::exists(qEnvironmentVariable("SETTLEDESK_STORE_WORKER")), "SETTLEDESK_STORE_WORKER names no worker executable");
+}
+
+void TstStoreConcurrency::everyDepositCountedExactlyOnce()
+{
+    constexpr int Threads = 8;
+    constexpr int Processes = 2;
+    TestDatabase db(QStringLiteral("concurrency"));
+    QVERIFY2(db.ok(), qPrintable(db.error()));
+    SD_TRY(store, db.open(QStringLiteral("main")));
+    const ConcurrencyPlan plan = concurrencyPlan();
+    QHash<QString, qint64> invoiceOf; // address -> id
+    for (const NewInvoice &n : plan.invoices) {
+        SD_TRY(id, (*store)->createInvoice(n, n.terms.createdAt));
+        invoiceOf.insert(n.address, *id);
+    }
+
+    // Two other processes, ready and waiting for the word.
+    QList<QProcess *> workers;
+    auto cleanupWorkers = qScopeGuard([&] {
+        for (QProcess *p : workers) {
+            p->kill();
+            p->waitForFinished(5000);
+            delete p;
+        }
+    });
+    for (int i = 0; i < Processes; ++i) {
+        auto *p = new QProcess;
+        workers << p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("SETTLEDESK_STORE_PASSWORD"), db.password());
+        p->setProcessEnvironment(env);
+        p->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p->start(qEnvironmentVariable("SETTLEDESK_STORE_WORKER"),
+                 {QStringLiteral("concurrency"), db.url(), QString::number(1000 + i)});
+        QVERIFY2(p->waitForStarted(10000), qPrintable(p->errorString()));
+    }
+    for (QProcess *p : workers) {
+        QElapsedTimer t;
+        t.start();
+        while (!p->canReadLine() && t.elapsed() < 30000)
+            p->waitForReadyRead(1000);
+        const QString line = QString::fromUtf8(p->readLine()).trimmed();
+        QCOMPARE(line, QStringLiteral("ready"));
+    }
+
+    // Eight threads with a connection each, released together with the processes.
+    std::latch start(Threads + 1);
+    std::mutex mutex;
+    OutcomeCounts total;
+    std::vector<std::thread> threads;
+    for (int i = 0; i < Threads; ++i)
+        threads.emplace_back([&, i] {
+            auto mine = db.open(QStringLiteral("writer-%1").arg(i));
+            start.arrive_and_wait();
+            OutcomeCounts counts;
+            if (!mine) {
+                counts.errors = 1;
+                counts.errorTexts << mine.error().message;
+            } else {
+                counts = deliver(**mine, writerDeliveries(plan, quint32(i)), plan.now);
+            }
+            std::lock_guard lock(mutex);
+            total.add(counts);
+        });
+    QElapsedTimer elapsed;
+    elapsed.start();
+    for (QProcess *p : workers)
+        p->write("go\n");
+    start.arrive_and_wait();
+    for (auto &t : threads)
+        t.join();
+    for (QProcess *p : workers) {
+        QVERIFY2(p->waitForFinished(180000), "a worker did not finish");
+        const QStringList lines = QString::fromUtf8(p->readAllStandardOutput()).split(u'\n', Qt::SkipEmptyParts);
+        QString outcome;
+        for (const QString &line : lines) {
+            if (line.startsWith(QStringLiteral("error ")))
+                total.errorTexts << QStringLiteral("worker: ") + line.mid(6);
+            if (line.startsWith(QStringLiteral("outcome ")))
+                outcome = line.mid(8);
+        }
+        const OutcomeCounts counts = OutcomeCounts::fromLine(outcome);
+        QVERIFY2(counts.errors >= 0, qPrintable(QStringLiteral("worker said: ") + lines.join(u'|')));
+        QCOMPARE(p->exitCode(), 0);
+        total.add(counts);
+    }
+    qInfo("%d writers, %s in %lld ms", Threads + Processes, qPrintable(total.toLine()), elapsed.elapsed());
+
+    // No error escaped, and every deposit was news exactly once.
+    QVERIFY2(total.errors == 0 && total.errorTexts.isEmpty(), qPrintable(total.errorTexts.join(u'\n')));
+    QCOMPARE(total.other, 0);
+    int matched = 0, stray = 0;
+    for (const Observation &o : plan.deposits)
+        (invoiceOf.contains(o.address) ? matched : stray)++;
+    QCOMPARE(total.counted + total.surplus, matched);
+    QCOMPARE(total.routed, stray);
+    const int deliveries = (Threads + Processes) * 2 * int(plan.deposits.size());
+    QCOMPARE(total.counted + total.surplus + total.routed + total.duplicate, deliveries);
+
+    // Every invoice holds exactly its deposits, each once, and its total is their sum.
+    for (auto it = invoiceOf.begin(); it != invoiceOf.end(); ++it) {
+        SD_TRY(r, (*store)->invoice(it.value()));
+        Atomic expected = 0;
+        int count = 0;
+        QSet<QString> keys;
+        for (const Observation &o : plan.deposits)
+            if (o.address == it.key()) {
+                expected += o.amount;
+                ++count;
+                keys.insert(QString::fromStdString(o.key.txid + ':' + o.key.output));
+            }
+        QCOMPARE(r->deposits.size(), count);
+        for (const DepositRecord &d : r->deposits) {
+            QCOMPARE(d.deposit.status, DepositStatus::Counted);
+            QVERIFY(keys.remove(QString::fromStdString(d.deposit.key.txid + ':' + d.deposit.key.output)));
+        }
+        QCOMPARE(r->invoice.received(), expected);
+        QCOMPARE(r->invoice.state, expected >= r->invoice.terms.required ? InvoiceState::Settled : InvoiceState::PartiallyPaid);
+        // The event log counted each deposit once too.
+        SD_TRY(events, (*store)->invoiceEvents(it.value()));
+        int moneyEvents = 0;
+        for (const InvoiceEventRecord &e : *events)
+            if (e.cause.startsWith(QStringLiteral("deposit_counted")) || e.cause.startsWith(QStringLiteral("deposit_surplus")))
+                ++moneyEvents;
+        QCOMPARE(moneyEvents, count);
+    }
+    // Stray money: one unmatched item per deposit; overpaid invoices: one item for their surplus.
+    SD_TRY(items, (*store)->refunds());
+    int unmatched = 0;
+    for (const RefundItem &i : *items) {
+        if (i.reason == RefundReason::Unmatched) {
+            ++unmatched;
+            continue;
+        }
+        QCOMPARE(i.reason, RefundReason::Overpaid);
+        SD_TRY(r, (*store)->invoice(*i.invoiceId));
+        QCOMPARE(i.amount, r->invoice.refundableSurplus());
+    }
+    QCOMPARE(unmatched, stray);
+    SD_TRY(problems, (*store)->verify());
+    QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+}
+
+QTEST_GUILESS_MAIN(TstStoreConcurrency)
+#include "tst_storeconcurrency.moc"
