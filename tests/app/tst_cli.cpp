@@ -1,0 +1,208 @@
+// The command line as users script it: the real `settledesk` binary, its exit codes and JSON, an invoice
+// created through the real monero-wallet-rpc.
+#include "regtest.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void versionAndHelpNeedNoDisplay();
+    void usageErrorsExitOne_data();
+    void usageErrorsExitOne();
+    void unknownInvoiceExitsTwo();
+    void unreachableDatabaseExitsThree();
+    void emptyListsAreEmptyJson();
+    void createShowListRoundTrip();
+    void deadWalletExitsThreeAndWritesNothing();
+
+private:
+    struct Run
+    {
+        int code = -1;
+        QByteArray out, err;
+    };
+    Run run(QStringList args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+    QString writeConfig(const QString &walletUrl);
+
+    QTemporaryDir m_dir;
+    QString m_db;
+};
+
+TestCli::Run TestCli::run(QStringList args, const QProcessEnvironment &env)
+{
+    QProcess p;
+    QProcessEnvironment e = env;
+    e.remove(QStringLiteral("DISPLAY"));
+    e.remove(QStringLiteral("QT_QPA_PLATFORM")); // the command line must not need a display
+    e.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg")));
+    p.setProcessEnvironment(e);
+    p.start(QStringLiteral(SETTLEDESK_BINARY), args);
+    if (!p.waitForFinished(120000))
+        qFatal("settledesk %s did not finish", qPrintable(args.join(QLatin1Char(' '))));
+    return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+               p.readAllStandardError()};
+}
+
+QString TestCli::writeConfig(const QString &walletUrl)
+{
+    const QString path = m_dir.filePath(QStringLiteral("settledesk-%1.ini").arg(qHash(walletUrl)));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(QStringLiteral("[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\n"
+                           "wallet_rpc_password_env=SD_TEST_XMR_PASSWORD\nrequest_timeout_ms=20000\n")
+                .arg(m_db, walletUrl, qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_USER"))
+                .toUtf8());
+    return path;
+}
+
+void TestCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_db = m_dir.filePath(QStringLiteral("cli.db"));
+}
+
+void TestCli::versionAndHelpNeedNoDisplay()
+{
+    Run v = run({QStringLiteral("--version")});
+    QCOMPARE(v.code, 0);
+    QVERIFY(v.out.startsWith("settledesk "));
+    for (const QStringList &args : {QStringList{QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--help")},
+                                    QStringList{QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--help")},
+                                    QStringList{QStringLiteral("refunds"), QStringLiteral("list"), QStringLiteral("--help")},
+                                    QStringList{QStringLiteral("engine"), QStringLiteral("--help")},
+                                    QStringList{QStringLiteral("help")}}) {
+        Run h = run(args);
+        QCOMPARE(h.code, 0);
+        QVERIFY2(h.out.contains("Usage") || h.out.contains("usage"), h.out.constData());
+    }
+}
+
+void TestCli::usageErrorsExitOne_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QString db = QStringLiteral("--db=sqlite:") + m_dir.filePath(QStringLiteral("usage.db"));
+    QTest::newRow("unknown command") << QStringList{QStringLiteral("invoice"), QStringLiteral("frobnicate")} << "usage";
+    QTest::newRow("bad state") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--state"), QStringLiteral("paid")} << "unknown state";
+    QTest::newRow("no asset") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--amount"), QStringLiteral("1")} << "--asset";
+    QTest::newRow("unknown asset") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"), QStringLiteral("DOGE"), QStringLiteral("--amount"), QStringLiteral("1")} << "unknown asset";
+    QTest::newRow("both prices") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"), QStringLiteral("XMR"), QStringLiteral("--amount"), QStringLiteral("1"), QStringLiteral("--fiat"), QStringLiteral("5")} << "either";
+    QTest::newRow("no wallet") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"), QStringLiteral("XMR"), QStringLiteral("--amount"), QStringLiteral("1")} << "no wallet is configured";
+    QTest::newRow("bad id") << QStringList{db, QStringLiteral("invoice"), QStringLiteral("show"), QStringLiteral("x1")} << "not an invoice id";
+    QTest::newRow("missing config") << QStringList{QStringLiteral("--config"), QStringLiteral("/nonexistent/settledesk.ini"), QStringLiteral("invoice"), QStringLiteral("list")} << "does not exist";
+}
+
+void TestCli::usageErrorsExitOne()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    Run r = run(args);
+    QCOMPARE(r.code, 1);
+    QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::unknownInvoiceExitsTwo()
+{
+    Run r = run({QStringLiteral("--db"), QStringLiteral("sqlite:") + m_db, QStringLiteral("invoice"), QStringLiteral("show"), QStringLiteral("987654")});
+    QCOMPARE(r.code, 2);
+    QVERIFY(!r.err.isEmpty());
+}
+
+void TestCli::unreachableDatabaseExitsThree()
+{
+    Run r = run({QStringLiteral("--db"), QStringLiteral("postgres://settledesk@127.0.0.1:1/none?sslmode=disable"),
+                 QStringLiteral("invoice"), QStringLiteral("list")});
+    QCOMPARE(r.code, 3);
+    QVERIFY2(r.err.contains("127.0.0.1"), r.err.constData());
+}
+
+void TestCli::emptyListsAreEmptyJson()
+{
+    const QString db = QStringLiteral("sqlite:") + m_dir.filePath(QStringLiteral("empty.db"));
+    for (const QString &what : {QStringLiteral("invoice"), QStringLiteral("refunds")}) {
+        Run r = run({QStringLiteral("--db"), db, what, QStringLiteral("list"), QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        QVERIFY(doc.isArray());
+        QCOMPARE(doc.array().size(), 0);
+    }
+}
+
+void TestCli::createShowListRoundTrip()
+{
+    SD_REQUIRE_REGTEST();
+    const QString config = writeConfig(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_URL"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_PASSWORD"));
+    const QString order = QStringLiteral("A-1'; DROP TABLE invoices; --");
+    Run c = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"),
+                 QStringLiteral("xmr"), QStringLiteral("--fiat"), QStringLiteral("50.00"), QStringLiteral("--currency"),
+                 QStringLiteral("usd"), QStringLiteral("--rate"), QStringLiteral("162.50"), QStringLiteral("--order"), order,
+                 QStringLiteral("--quote-window"), QStringLiteral("600"), QStringLiteral("--json")},
+                env);
+    QVERIFY2(c.code == 0, c.err.constData());
+    const QJsonObject inv = QJsonDocument::fromJson(c.out).object();
+    for (const char *key : {"id", "order_ref", "asset", "state", "amount_required", "amount_received", "surplus", "fiat_amount",
+                            "fiat_currency", "rate", "address", "created_at", "quote_expires_at", "grace_expires_at",
+                            "settled_at", "deposits"})
+        QVERIFY2(inv.contains(QLatin1String(key)), key);
+    QCOMPARE(inv.value(QStringLiteral("asset")).toString(), QStringLiteral("XMR"));
+    QCOMPARE(inv.value(QStringLiteral("state")).toString(), QStringLiteral("awaiting_payment"));
+    QCOMPARE(inv.value(QStringLiteral("order_ref")).toString(), order); // stored verbatim
+    QCOMPARE(inv.value(QStringLiteral("amount_required")).toString(), QStringLiteral("307692307693")); // ceil(50/162.50 XMR)
+    QCOMPARE(inv.value(QStringLiteral("amount_received")).toString(), QStringLiteral("0"));
+    QCOMPARE(inv.value(QStringLiteral("fiat_amount")).toString(), QStringLiteral("50.00"));
+    QCOMPARE(inv.value(QStringLiteral("fiat_currency")).toString(), QStringLiteral("USD"));
+    QCOMPARE(inv.value(QStringLiteral("rate")).toString(), QStringLiteral("162.50"));
+    QVERIFY(inv.value(QStringLiteral("settled_at")).isNull());
+    QVERIFY(inv.value(QStringLiteral("address")).toString().size() > 90); // a real subaddress
+    const QDateTime created = QDateTime::fromString(inv.value(QStringLiteral("created_at")).toString(), Qt::ISODateWithMs);
+    const QDateTime quote = QDateTime::fromString(inv.value(QStringLiteral("quote_expires_at")).toString(), Qt::ISODateWithMs);
+    const QDateTime grace = QDateTime::fromString(inv.value(QStringLiteral("grace_expires_at")).toString(), Qt::ISODateWithMs);
+    QCOMPARE(created.secsTo(quote), 600);
+    QCOMPARE(quote.secsTo(grace), 180);
+    QVERIFY(inv.value(QStringLiteral("created_at")).toString().endsWith(QLatin1Char('Z')));
+
+    const QString id = QString::number(inv.value(QStringLiteral("id")).toInteger());
+    Run s = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("show"), id, QStringLiteral("--json")});
+    QCOMPARE(s.code, 0);
+    QCOMPARE(QJsonDocument::fromJson(s.out).object(), inv);
+    Run l = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--state"),
+                 QStringLiteral("awaiting_payment"), QStringLiteral("--json")});
+    QCOMPARE(l.code, 0);
+    const QJsonArray rows = QJsonDocument::fromJson(l.out).array();
+    QVERIFY(std::any_of(rows.begin(), rows.end(), [&](const QJsonValue &v) { return v.toObject() == inv; }));
+    Run settled = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--state"),
+                       QStringLiteral("settled"), QStringLiteral("--json")});
+    QCOMPARE(QJsonDocument::fromJson(settled.out).array().size(), 0);
+}
+
+void TestCli::deadWalletExitsThreeAndWritesNothing()
+{
+    const QString db = m_dir.filePath(QStringLiteral("dead.db"));
+    const QString saved = m_db;
+    m_db = db;
+    const QString config = writeConfig(QStringLiteral("http://127.0.0.1:1/json_rpc"));
+    m_db = saved;
+    Run c = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"),
+                 QStringLiteral("XMR"), QStringLiteral("--amount"), QStringLiteral("0.1")});
+    QCOMPARE(c.code, 3);
+    QVERIFY2(c.err.contains("XMR wallet"), c.err.constData());
+    Run l = run({QStringLiteral("--db"), QStringLiteral("sqlite:") + db, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--json")});
+    QCOMPARE(QJsonDocument::fromJson(l.out).array().size(), 0); // nothing half-written
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
