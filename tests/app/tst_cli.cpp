@@ -22,6 +22,7 @@ private Q_SLOTS:
     void emptyListsAreEmptyJson();
     void createShowListRoundTrip();
     void deadWalletExitsThreeAndWritesNothing();
+    void headlessEngineRunsUntilSigterm();
 
 private:
     struct Run
@@ -202,6 +203,31 @@ void TestCli::deadWalletExitsThreeAndWritesNothing()
     QVERIFY2(c.err.contains("XMR wallet"), c.err.constData());
     Run l = run({QStringLiteral("--db"), QStringLiteral("sqlite:") + db, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--json")});
     QCOMPARE(QJsonDocument::fromJson(l.out).array().size(), 0); // nothing half-written
+}
+
+void TestCli::headlessEngineRunsUntilSigterm()
+{
+    SD_REQUIRE_REGTEST();
+    const QString config = writeConfig(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_URL"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_PASSWORD"));
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    QProcess engine;
+    engine.setProcessEnvironment(env);
+    engine.start(QStringLiteral(SETTLEDESK_BINARY), {QStringLiteral("--config"), config, QStringLiteral("engine")});
+    QVERIFY(engine.waitForStarted());
+    QByteArray err;
+    // Running, and its first poll of the real wallet reported the backend healthy.
+    QTRY_VERIFY_WITH_TIMEOUT((err += engine.readAllStandardError()).contains(": ok (height"), 60000);
+    QVERIFY(err.contains("engine running"));
+    QVERIFY2(!err.contains(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_PASSWORD").toUtf8()), "password in the log");
+    engine.terminate(); // SIGTERM
+    QVERIFY(engine.waitForFinished(30000));
+    err += engine.readAllStandardError();
+    QCOMPARE(engine.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(engine.exitCode(), 0);
+    QVERIFY2(err.contains("engine stopped"), err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)
