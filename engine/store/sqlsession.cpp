@@ -5,6 +5,8 @@
 
 namespace sd {
 
+Q_LOGGING_CATEGORY(lcStore, "settledesk.store")
+
 namespace {
 
 bool startsWithAny(const QString &code, std::initializer_list<const char *> prefixes)
@@ -173,8 +175,9 @@ StoreResult<void> SqlSession::bumpChangeCounter()
     return {};
 }
 
-void SqlSession::backoff(int attempt)
+void SqlSession::backoff(int attempt, const QString &why)
 {
+    qCInfo(lcStore) << "transaction retried (attempt" << attempt + 2 << "):" << why;
     // Bounded exponential backoff with jitter, so two writers that collided do not collide again in step.
     // There is no event loop to wait on here: the caller's transaction simply has to run again later.
     const int base = std::min(5 << std::min(attempt, 6), 250);

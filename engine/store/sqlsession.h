@@ -6,6 +6,7 @@
 #include "store.h"
 
 #include <QHash>
+#include <QLoggingCategory>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -17,6 +18,8 @@
 #include <utility>
 
 namespace sd {
+
+Q_DECLARE_LOGGING_CATEGORY(lcStore)
 
 enum class Dialect { Sqlite, Postgres };
 
@@ -83,7 +86,7 @@ private:
     enum class Mode { Write, Read };
     class Transaction;
     StoreResult<QSqlQuery *> run(const QString &sql, const Binds &binds);
-    void backoff(int attempt);
+    void backoff(int attempt, const QString &why);
     StoreResult<void> bumpChangeCounter();
     template<typename F>
     auto inTransaction(Mode mode, int attempts, F &&body) -> std::invoke_result_t<F>;
@@ -148,7 +151,7 @@ auto SqlSession::inTransaction(Mode mode, int attempts, F &&body) -> std::invoke
         }
         if (!m_retryable || attempt + 1 >= attempts)
             return result;
-        backoff(attempt);
+        backoff(attempt, result.error().message);
     }
 }
 

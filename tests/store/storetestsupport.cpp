@@ -44,6 +44,8 @@ QSqlDatabase adminConnection(QString *error)
     db.setConnectOptions(url->connectOptions());
     if (!db.open())
         *error = db.lastError().text();
+    else
+        QSqlQuery(db).exec(QStringLiteral("SET client_min_messages = warning")); // no "drop cascades to..." noise
     return db;
 }
 

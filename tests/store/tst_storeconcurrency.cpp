@@ -8,7 +8,10 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QMutex>
 #include <QProcess>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <latch>
 #include <mutex>
@@ -16,6 +19,7 @@
 
 using namespace sd;
 using namespace sdtest;
+using namespace std::chrono_literals;
 
 class TstStoreConcurrency : public QObject
 {
@@ -23,7 +27,28 @@ class TstStoreConcurrency : public QObject
 private Q_SLOTS:
     void initTestCase();
     void everyDepositCountedExactlyOnce();
+    void deadlockVictimIsRetried();
 };
+
+namespace {
+
+// The store's retry log lines, from any thread.
+QMutex g_logMutex;
+QStringList g_retries;
+QtMessageHandler g_previousHandler = nullptr;
+
+void captureRetries(QtMsgType type, const QMessageLogContext &context, const QString &message)
+{
+    if (context.category && QLatin1String(context.category) == QLatin1String("settledesk.store") &&
+        message.contains(QStringLiteral("retried"))) {
+        QMutexLocker lock(&g_logMutex);
+        g_retries << message;
+    }
+    if (g_previousHandler)
+        g_previousHandler(type, context, message);
+}
+
+} // namespace
 
 void TstStoreConcurrency::initTestCase()
 {
@@ -168,6 +193,72 @@ void TstStoreConcurrency::everyDepositCountedExactlyOnce()
         QCOMPARE(i.amount, r->invoice.refundableSurplus());
     }
     QCOMPARE(unmatched, stray);
+    SD_TRY(problems, (*store)->verify());
+    QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+}
+
+// A transaction that PostgreSQL picks as a deadlock victim (SQLSTATE 40P01) runs again and succeeds:
+// the deposits of the batch are recorded once, nothing surfaces as an error.
+void TstStoreConcurrency::deadlockVictimIsRetried()
+{
+    if (backend() != Backend::Postgres)
+        QSKIP("PostgreSQL-only case: SQLite's single writer cannot deadlock (BEGIN IMMEDIATE waits, then retries)");
+    TestDatabase db(QStringLiteral("deadlock"));
+    QVERIFY2(db.ok(), qPrintable(db.error()));
+    SD_TRY(store, db.open(QStringLiteral("main")));
+    SD_TRY(a, (*store)->createInvoice(newInvoice(QStringLiteral("a"), QStringLiteral("addr-a"), 1000), T0));
+    SD_TRY(b, (*store)->createInvoice(newInvoice(QStringLiteral("b"), QStringLiteral("addr-b"), 1000), T0));
+
+    // Another program holds invoice b's row.
+    QSqlDatabase raw = db.raw(QStringLiteral("raw-deadlock"));
+    QSqlQuery q(raw);
+    QVERIFY(q.exec(QStringLiteral("BEGIN")));
+    QVERIFY2(q.exec(QStringLiteral("SELECT id FROM invoices WHERE id = %1 FOR UPDATE").arg(*b)), qPrintable(q.lastError().text()));
+
+    g_previousHandler = qInstallMessageHandler(captureRetries);
+    auto restore = qScopeGuard([] { qInstallMessageHandler(g_previousHandler); });
+    StoreResult<QList<RecordOutcome>> result = std::unexpected(StoreError{});
+    std::thread writer([&] {
+        auto mine = db.open(QStringLiteral("deadlock-writer"));
+        if (!mine) {
+            result = std::unexpected(mine.error());
+            return;
+        }
+        // Locks a, then waits for b.
+        result = (*mine)->recordObservations({observation(QStringLiteral("addr-a"), "tx-a", 100, T0 + 1s),
+                                              observation(QStringLiteral("addr-b"), "tx-b", 200, T0 + 1s)},
+                                             T0 + 2s);
+    });
+    // Once the writer waits for b, take a: a cycle. PostgreSQL aborts the one that waited first (the
+    // writer, after deadlock_timeout); the store must run it again once the other program is done.
+    QSqlQuery probe(raw);
+    QTRY_VERIFY_WITH_TIMEOUT(probe.exec(QStringLiteral("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()")) &&
+                                 probe.next() && probe.value(0).toInt() > 0,
+                             10000);
+    const bool rawGotA = q.exec(QStringLiteral("SELECT id FROM invoices WHERE id = %1 FOR UPDATE").arg(*a));
+    const QString rawError = q.lastError().nativeErrorCode();
+    QVERIFY(q.exec(rawGotA ? QStringLiteral("COMMIT") : QStringLiteral("ROLLBACK")));
+    writer.join();
+    raw = QSqlDatabase();
+    q = QSqlQuery();
+    probe = QSqlQuery();
+    TestDatabase::closeRaw(QStringLiteral("raw-deadlock"));
+
+    QVERIFY2(result.has_value(), result ? "" : qPrintable(result.error().message));
+    QCOMPARE(result->at(0).kind, RecordOutcome::Counted);
+    QCOMPARE(result->at(1).kind, RecordOutcome::Counted);
+    int retries = 0;
+    {
+        QMutexLocker lock(&g_logMutex);
+        retries = int(g_retries.size());
+    }
+    // The deadlock really happened: the writer was the victim and retried, or (rarely) the other program was.
+    QVERIFY2(retries > 0 || rawError == u"40P01", qPrintable(QStringLiteral("no deadlock: raw %1").arg(rawError)));
+    qInfo("retries logged: %d, other program's error: %s", retries, qPrintable(rawError));
+    SD_TRY(ra, (*store)->invoice(*a));
+    SD_TRY(rb, (*store)->invoice(*b));
+    QCOMPARE(ra->invoice.received(), Atomic(100));
+    QCOMPARE(rb->invoice.received(), Atomic(200));
     SD_TRY(problems, (*store)->verify());
     QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
 }
