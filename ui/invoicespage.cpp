@@ -161,7 +161,8 @@ void InvoicesPage::updateCount()
 {
     const QLocale locale;
     const int shown = m_proxy->rowCount(), all = m_model->rowCount();
-    QString text = shown == all ? tr("%n invoice(s)", nullptr, all)
+    // Singular and plural as separate source texts: English has no numerus translation file here.
+    QString text = shown == all ? (all == 1 ? tr("1 invoice") : tr("%L1 invoices").arg(all))
                                 : tr("%1 of %2 invoices").arg(locale.toString(shown), locale.toString(all));
     if (m_total >= 0 && m_loaded < m_total)
         text += QStringLiteral(" · ") + tr("loading %1 of %2…").arg(locale.toString(m_loaded), locale.toString(m_total));

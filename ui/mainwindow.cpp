@@ -294,7 +294,7 @@ NewInvoiceDialog *MainWindow::newInvoiceDialog() const { return m_newInvoice; }
 
 QList<HealthIndicator *> MainWindow::healthIndicators() const { return m_backends.values(); }
 
-QString MainWindow::alertText() const { return m_alertBar->isVisible() ? m_alertLabel->text() : QString(); }
+QString MainWindow::alertText() const { return m_alertBar->isHidden() ? QString() : m_alertLabel->text(); }
 
 void MainWindow::showPage(int page) { m_tabs->setCurrentIndex(page); }
 
@@ -396,7 +396,7 @@ void MainWindow::openSettings()
 void MainWindow::handleStarted(const QString &databaseDescription)
 {
     handleDatabaseStatus(true, databaseDescription);
-    if (m_alertBar->isVisible() && m_alertLabel->text().startsWith(tr("The engine could not start")))
+    if (!m_alertBar->isHidden() && m_alertLabel->text().startsWith(tr("The engine could not start")))
         m_alertBar->hide();
 }
 
@@ -567,7 +567,9 @@ void MainWindow::updateRefundTab()
 void MainWindow::updateTitle()
 {
     const int n = m_refunds->rowCount();
-    setWindowTitle(n > 0 ? tr("Settledesk — %n item(s) in the refund queue", nullptr, n) : tr("Settledesk"));
+    setWindowTitle(n == 0   ? tr("Settledesk")
+                   : n == 1 ? tr("Settledesk — 1 item in the refund queue")
+                            : tr("Settledesk — %L1 items in the refund queue").arg(n));
 }
 
 void MainWindow::scheduleOverview()

@@ -257,13 +257,16 @@ void OverviewWidget::setData(const std::vector<InvoiceRow> &rows, const QList<Re
 
     // ---- summary line ----
     const quint64 whole = totalMicros / 1'000'000, cents = (totalMicros % 1'000'000) / 10'000;
-    QString summary = tr("%1 invoices · %2 open · %3 %4 settled · %5 pending refunds")
+    QString summary = tr("Invoices: %1 · open: %2 · settled: %3 %4 · pending refunds: %5")
                           .arg(locale.toString(qulonglong(rows.size())), locale.toString(open),
                                QStringLiteral("%1.%2").arg(whole).arg(cents, 2, 10, QLatin1Char('0')), currency,
                                locale.toString(size));
     if (volume.skipped > 0)
-        summary += QLatin1String(" · ") + tr("%n settled invoice(s) priced in another currency not included", nullptr,
-                                              volume.skipped);
+        summary += QLatin1String(" · ") + (volume.skipped == 1
+                                                  ? tr("1 settled invoice without a price in %1 is not included").arg(currency)
+                                                  : tr("%L1 settled invoices without a price in %2 are not included")
+                                                        .arg(volume.skipped)
+                                                        .arg(currency));
     m_summary->setText(summary);
 }
 

@@ -63,7 +63,9 @@ void RefundsPage::updateSummary()
     const auto sums = m_model->totals();
     for (auto it = sums.begin(); it != sums.end(); ++it)
         totals << DisplayText::amountWithUnit(it.value(), it.key());
-    m_summary->setText(tr("%n item(s) waiting for a decision: %1", nullptr, n).arg(totals.join(QStringLiteral(" · "))));
+    const QString joined = totals.join(QStringLiteral(" · "));
+    m_summary->setText(n == 1 ? tr("1 item waiting for a decision: %1").arg(joined)
+                              : tr("%L1 items waiting for a decision: %2").arg(n).arg(joined));
 }
 
 } // namespace sd::ui

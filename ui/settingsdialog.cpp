@@ -344,7 +344,7 @@ QHash<QString, QString> SettingsDialog::newSecrets() const
     return secrets;
 }
 
-QString SettingsDialog::errorText() const { return m_errors->isVisible() ? m_errors->text() : QString(); }
+QString SettingsDialog::errorText() const { return m_errors->isHidden() ? QString() : m_errors->text(); }
 
 void SettingsDialog::showErrors()
 {
@@ -368,7 +368,7 @@ void SettingsDialog::accept()
     if (!m_pendingSecrets.isEmpty())
         return; // the keychain is still working
     showErrors();
-    if (m_errors->isVisible())
+    if (!m_errors->isHidden())
         return;
     const QHash<QString, QString> secrets = newSecrets();
     if (secrets.isEmpty()) {

@@ -1,0 +1,282 @@
+// The main window driven through its request signals and handle* slots, as the engine would drive it:
+// paging in the invoices, a deposit updating a row in place, the refund queue and its counts, notifications,
+// the status bar's health entries, the alert bar, the remembered layout and the shortcuts.
+#include "countdownticker.h"
+#include "healthindicator.h"
+#include "invoicedetailwidget.h"
+#include "invoicefilterproxymodel.h"
+#include "invoicespage.h"
+#include "invoicetablemodel.h"
+#include "mainwindow.h"
+#include "newinvoicedialog.h"
+#include "notifier.h"
+#include "refundspage.h"
+#include "refundtablemodel.h"
+#include "testsupport.h"
+#include "uifixture.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+
+using namespace sd;
+using namespace sd::ui;
+using namespace uitest;
+using M = InvoiceTableModel;
+
+namespace {
+Config xmrConfig()
+{
+    Config c;
+    AssetConfig xmr;
+    xmr.asset = QStringLiteral("XMR");
+    xmr.enabled = true;
+    xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:18083/json_rpc");
+    c.assets << xmr;
+    return c;
+}
+
+QList<InvoiceRecord> page(int from, int count)
+{
+    QList<InvoiceRecord> out;
+    for (int i = 0; i < count; ++i)
+        out << makeInvoice(from + i, QStringLiteral("XMR"), 1'000'000'000'000ULL, t0() - std::chrono::seconds(from + i));
+    return out;
+}
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("SettledeskTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        QSettings().clear();
+    }
+
+    void pagesInTheInvoices()
+    {
+        ManualClock clock(t0());
+        MainWindow w(xmrConfig(), &clock);
+        QSignalSpy pages(&w, &MainWindow::invoicesRequested);
+        QSignalSpy refunds(&w, &MainWindow::refundsRequested);
+        w.startLoading();
+        QCOMPARE(pages.count(), 1);
+        QCOMPARE(refunds.count(), 1);
+        auto filter = pages.at(0).at(1).value<InvoiceFilter>();
+        QCOMPARE(filter.offset, 0);
+        QCOMPARE(filter.limit, 500);
+
+        // A reply to someone else's request updates rows but does not advance paging.
+        w.handleInvoicesLoaded(9999, page(1, 3), 1200);
+        QCOMPARE(pages.count(), 1);
+        QCOMPARE(w.invoiceModel()->rowCount(), 3);
+
+        w.handleInvoicesLoaded(pages.at(0).at(0).toULongLong(), page(1, 500), 1200);
+        QCOMPARE(pages.count(), 2);
+        filter = pages.at(1).at(1).value<InvoiceFilter>();
+        QCOMPARE(filter.offset, 500);
+        QCOMPARE(filter.limit, 5000);
+        QVERIFY(w.invoicesPage()->findChild<QLabel *>(QStringLiteral("invoiceCount"))->text().contains(QStringLiteral("loading 500 of 1,200")));
+        // Overlapping by one (an invoice created meanwhile shifted the offsets): absorbed, nothing skipped.
+        w.handleInvoicesLoaded(pages.at(1).at(0).toULongLong(), page(500, 701), 1200);
+        QCOMPARE(pages.count(), 2); // done
+        QCOMPARE(w.invoiceModel()->rowCount(), 1200);
+        QCOMPARE(w.invoicesPage()->findChild<QLabel *>(QStringLiteral("invoiceCount"))->text(), QStringLiteral("1,200 invoices"));
+    }
+
+    void depositUpdatesTheRowInPlaceAndTheDetail()
+    {
+        ManualClock clock(t0());
+        MainWindow w(xmrConfig(), &clock);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QList<InvoiceRecord> rows = page(1, 50);
+        w.handleInvoicesChanged(rows);
+        QVERIFY(w.invoicesPage()->selectInvoice(20));
+        QSignalSpy detailRequests(&w, &MainWindow::invoiceRequested);
+        QSignalSpy reset(w.invoiceModel(), &QAbstractItemModel::modelAboutToBeReset);
+        QSignalSpy inserted(w.invoiceModel(), &QAbstractItemModel::rowsInserted);
+        InvoiceRecord &r = rows[19];
+        QVERIFY(deposit(r, "abcdef0123456789", 250'000'000'000ULL, t0()));
+        w.handleInvoicesChanged({r});
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(inserted.count(), 0);
+        const int row = w.invoiceModel()->rowOf(20);
+        QCOMPARE(w.invoiceModel()->index(row, M::ProgressColumn).data(M::ProgressRole).toInt(), 250);
+        QCOMPARE(w.invoiceModel()->index(row, M::StateColumn).data().toString(), QStringLiteral("Partially paid"));
+        QCOMPARE(w.invoicesPage()->selectedInvoice(), std::optional<qint64>(20));
+        // The detail asks again for the full record (deposits and history) of the invoice it shows.
+        QCOMPARE(detailRequests.count(), 1);
+        QCOMPARE(detailRequests.first().at(1).toLongLong(), 20);
+        InvoiceEventRecord e;
+        e.invoiceId = 20;
+        e.at = QDateTime::fromMSecsSinceEpoch(t0().time_since_epoch().count());
+        e.from = InvoiceState::AwaitingPayment;
+        e.to = InvoiceState::PartiallyPaid;
+        e.cause = QStringLiteral("deposit_counted: deposit abcdef0123456789:0/1");
+        w.handleInvoiceLoaded(detailRequests.first().at(0).toULongLong(), r, {e});
+        auto *deposits = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailDeposits"));
+        QCOMPARE(deposits->model()->rowCount(), 1);
+        QCOMPARE(deposits->model()->index(0, 1).data().toString(), QStringLiteral("0.25"));
+        auto *history = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailHistory"));
+        QCOMPARE(history->model()->rowCount(), 1);
+        QCOMPARE(history->model()->index(0, 1).data().toString(), QStringLiteral("Awaiting payment → Partially paid"));
+    }
+
+    void refundQueueCountsAndTotals()
+    {
+        MainWindow w(xmrConfig());
+        QSignalSpy refunds(&w, &MainWindow::refundsRequested);
+        w.startLoading();
+        w.handleRefundsLoaded(refunds.first().first().toULongLong(),
+                              {makeRefund(1, QStringLiteral("XMR"), 5'000'000'000ULL, RefundReason::Late),
+                               makeRefund(2, QStringLiteral("XMR"), 1, RefundReason::Overpaid),
+                               makeRefund(3, QStringLiteral("BTC"), 12'345ULL, RefundReason::Unmatched),
+                               makeRefund(4, QStringLiteral("BTC"), 99ULL, RefundReason::Late, RefundStatus::Refunded)});
+        QCOMPARE(w.refundModel()->rowCount(), 3);
+        QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue (3)"));
+        QCOMPARE(w.refundsPage()->summary(),
+                 QStringLiteral("3 items waiting for a decision: 0.00012345 BTC · 0.005000000001 XMR"));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("3 items in the refund queue")));
+        QSignalSpy removed(w.refundModel(), &QAbstractItemModel::rowsRemoved);
+        QSignalSpy reset(w.refundModel(), &QAbstractItemModel::modelAboutToBeReset);
+        w.handleRefundsChanged({makeRefund(1, QStringLiteral("XMR"), 5'000'000'000ULL, RefundReason::Late),
+                                makeRefund(3, QStringLiteral("BTC"), 12'345ULL, RefundReason::Unmatched)});
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue (2)"));
+        w.handleRefundsChanged({});
+        QCOMPARE(w.refundsPage()->summary(), QStringLiteral("The refund queue is empty."));
+        QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue"));
+    }
+
+    void notificationsCanBeTurnedOffButAlertsStay()
+    {
+        MainWindow w(xmrConfig());
+        QSignalSpy notified(w.notifier(), &Notifier::notified);
+        InvoiceRecord r = makeInvoice(3, QStringLiteral("XMR"), 1000, t0(), QStringLiteral("A-3"));
+        QVERIFY(deposit(r, "t", 1000, t0(), 5));
+        w.handleInvoiceSettled(r);
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Invoice settled"));
+        QCOMPARE(notified.last().at(1).toString(), QStringLiteral("Order A-3: 0.000000001 XMR received."));
+        w.handleRefundQueued(makeRefund(8, QStringLiteral("XMR"), 2'000'000'000ULL, RefundReason::Late));
+        QCOMPARE(notified.count(), 2);
+        QCOMPARE(notified.last().at(1).toString(), QStringLiteral("0.002 XMR (Late) is waiting for a decision."));
+
+        Config quiet = xmrConfig();
+        quiet.notifications = false;
+        w.applyConfig(quiet);
+        w.handleInvoiceSettled(r);
+        w.handleRefundQueued(makeRefund(9, QStringLiteral("XMR"), 1, RefundReason::Late));
+        QCOMPARE(notified.count(), 2);
+        w.handleAlert(QStringLiteral("Deposit abc reversed after invoice 3 settled"));
+        QCOMPARE(notified.count(), 3);
+        QCOMPARE(w.alertText(), QStringLiteral("Deposit abc reversed after invoice 3 settled"));
+    }
+
+    void statusBarShowsEachBackendAndTheDatabase()
+    {
+        ManualClock clock(t0());
+        MainWindow w(xmrConfig(), &clock);
+        BackendStatus s;
+        s.backend = QStringLiteral("xmr:http://127.0.0.1:18083/json_rpc");
+        s.asset = QStringLiteral("XMR");
+        s.health = BackendHealth::Ok;
+        s.chainHeight = 3'141'592;
+        s.lastSuccess = QDateTime::fromMSecsSinceEpoch(t0().time_since_epoch().count()).addSecs(-12);
+        w.handleBackendStatus(s);
+        QCOMPARE(w.healthIndicators().size(), 1);
+        HealthIndicator *h = w.healthIndicators().first();
+        QCOMPARE(h->text(), QStringLiteral("XMR: ok · height 3,141,592 · polled 12 s ago"));
+        clock.advance(60s); // the ticker refreshes the age
+        QCOMPARE(h->text(), QStringLiteral("XMR: ok · height 3,141,592 · polled 1 min ago"));
+        s.health = BackendHealth::Down;
+        s.lastError = QStringLiteral("connection refused");
+        w.handleBackendStatus(s);
+        QCOMPARE(w.healthIndicators().size(), 1); // same backend, same entry
+        QCOMPARE(h->health(), BackendHealth::Down);
+        QVERIFY(h->toolTip().contains(QStringLiteral("Last error: connection refused")));
+        w.handleDatabaseStatus(false, QStringLiteral("could not connect to server"));
+        QCOMPARE(w.databaseIndicator()->text(), QStringLiteral("Database unreachable"));
+        QVERIFY(w.databaseIndicator()->toolTip().contains(QStringLiteral("could not connect to server")));
+        w.handleStarted(QStringLiteral("SQLite /tmp/x.db"));
+        QCOMPARE(w.databaseIndicator()->text(), QStringLiteral("Database: SQLite /tmp/x.db"));
+        w.handleStartFailed(QStringLiteral("database is locked"));
+        QVERIFY(w.alertText().contains(QStringLiteral("The engine could not start: database is locked")));
+    }
+
+    void rememberesGeometryAndColumns()
+    {
+        QSettings().clear();
+        int width = 0;
+        QByteArray order;
+        {
+            MainWindow w(xmrConfig());
+            w.resize(1111, 666);
+            QHeaderView *h = w.invoicesPage()->table()->horizontalHeader();
+            h->resizeSection(M::OrderColumn, 222);
+            h->moveSection(h->visualIndex(M::StateColumn), 0);
+            w.showPage(MainWindow::OverviewTab);
+            width = h->sectionSize(M::OrderColumn);
+            w.close();
+        }
+        MainWindow again(xmrConfig());
+        QHeaderView *h = again.invoicesPage()->table()->horizontalHeader();
+        QCOMPARE(h->sectionSize(M::OrderColumn), width);
+        QCOMPARE(h->visualIndex(M::StateColumn), 0);
+        QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::OverviewTab));
+        QCOMPARE(again.size(), QSize(1111, 666));
+        QSettings().clear();
+    }
+
+    void shortcutsAndNewInvoiceThroughTheWindow()
+    {
+        ManualClock clock(t0());
+        MainWindow w(xmrConfig(), &clock);
+        w.show();
+        auto *newInvoice = w.findChild<QAction *>(QStringLiteral("actionNewInvoice"));
+        QCOMPARE(newInvoice->shortcut(), QKeySequence(QKeySequence::New));
+        QCOMPARE(w.findChild<QAction *>(QStringLiteral("actionRefresh"))->shortcut(), QKeySequence(QKeySequence::Refresh));
+        QCOMPARE(w.findChild<QAction *>(QStringLiteral("actionSettings"))->shortcut(), QKeySequence(QStringLiteral("Ctrl+,")));
+        QSignalSpy polls(&w, &MainWindow::pollRequested);
+        w.findChild<QAction *>(QStringLiteral("actionRefresh"))->trigger();
+        QCOMPARE(polls.count(), 1);
+
+        newInvoice->trigger();
+        NewInvoiceDialog *d = w.newInvoiceDialog();
+        QVERIFY(d && d->isVisible());
+        QSignalSpy create(&w, &MainWindow::createInvoiceRequested);
+        d->setAsset(QStringLiteral("XMR"));
+        d->setCrypto(QStringLiteral("0.05"));
+        d->submit();
+        QCOMPARE(create.count(), 1);
+        const auto req = create.first().first().value<CreateInvoiceRequest>();
+        InvoiceRecord created = makeInvoice(500, QStringLiteral("XMR"), 50'000'000'000ULL, t0());
+        w.handleInvoiceCreated(req.requestId, created);
+        QCOMPARE(d->createdInvoiceId(), std::optional<qint64>(500));
+        const int row = w.invoiceModel()->rowOf(500);
+        QVERIFY(row >= 0);
+        const QModelIndex countdown = w.invoiceModel()->index(row, M::CountdownColumn);
+        QCOMPARE(countdown.data().toString(), QStringLiteral("15:00"));
+        QSignalSpy ticked(w.invoiceModel(), &QAbstractItemModel::dataChanged);
+        clock.advance(3s);
+        QCOMPARE(countdown.data().toString(), QStringLiteral("14:57"));
+        QVERIFY(ticked.count() >= 1); // the row is in view, so its countdown cell was announced
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,228 @@
+// The settings dialog: a round trip through a temporary INI file, validation messages, and passwords that go
+// to the keychain or nowhere: when the keychain refuses, the dialog says so, saves nothing and the INI file
+// never holds the password.
+#include "secretwriter.h"
+#include "settingsdialog.h"
+#include "testsupport.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace sd;
+using namespace sd::ui;
+
+namespace {
+
+// A keychain that answers from the event loop as the real one does, succeeding or refusing.
+class FakeSecretWriter : public SecretWriter
+{
+public:
+    explicit FakeSecretWriter(QString error) : m_error(std::move(error)) {}
+    void write(const QString &key, const QString &secret) override
+    {
+        written.insert(key, secret);
+        QTimer::singleShot(0, this, [this, key] { Q_EMIT finished(key, m_error); });
+    }
+    QHash<QString, QString> written;
+
+private:
+    QString m_error;
+};
+
+QByteArray fileBytes(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+const QString Secret = QStringLiteral("s3cret-Wallet-Pa55");
+
+} // namespace
+
+class TestSettingsDialog : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_ini;
+
+    Config loadFresh()
+    {
+        auto c = Config::load(m_ini);
+        if (!c)
+            qFatal("%s", qPrintable(c.error()));
+        return *c;
+    }
+
+    static QSpinBox *spin(SettingsDialog &d, const char *name) { return d.findChild<QSpinBox *>(QString::fromLatin1(name)); }
+    static QCheckBox *check(SettingsDialog &d, const char *name) { return d.findChild<QCheckBox *>(QString::fromLatin1(name)); }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_ini = m_dir.filePath(QStringLiteral("settledesk-%1.ini").arg(QTest::currentTestFunction()));
+        QFile f(m_ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[database]\nurl=sqlite:/var/lib/settledesk/shop.db\n");
+    }
+
+    void roundTripThroughTheIniFile()
+    {
+        const Config before = loadFresh();
+        SettingsDialog d(before);
+        d.setSaver([this](const Config &c) { return c.save(m_ini); });
+        QSignalSpy saved(&d, &SettingsDialog::saved);
+        QCOMPARE(d.field(QStringLiteral("sqlitePath"))->text(), QStringLiteral("/var/lib/settledesk/shop.db"));
+
+        d.field(QStringLiteral("fiatCurrency"))->setText(QStringLiteral("eur"));
+        d.field(QStringLiteral("operator"))->setText(QStringLiteral("Ana"));
+        check(d, "notifications")->setChecked(false);
+        d.findChild<QComboBox *>(QStringLiteral("databaseKind"))->setCurrentIndex(1);
+        d.field(QStringLiteral("postgresUrl"))->setText(QStringLiteral("postgres://shop@db.internal:5433/settledesk"));
+        check(d, "xmrEnabled")->setChecked(true);
+        d.field(QStringLiteral("xmrUrl"))->setText(QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        d.field(QStringLiteral("xmrUser"))->setText(QStringLiteral("shop"));
+        d.field(QStringLiteral("xmrPasswordEnv"))->setText(QStringLiteral("XMR_RPC_PASSWORD"));
+        spin(d, "xmrConfirmations")->setValue(10);
+        spin(d, "xmrQuoteWindow")->setValue(600);
+        spin(d, "xmrGraceWindow")->setValue(240);
+        d.field(QStringLiteral("xmrTolerance"))->setText(QStringLiteral("0.10"));
+        spin(d, "xmrPollInterval")->setValue(1500);
+        check(d, "usdtEnabled")->setChecked(true);
+        d.field(QStringLiteral("usdtUrl"))->setText(QStringLiteral("https://127.0.0.1:8545"));
+        d.field(QStringLiteral("usdtTokenContract"))->setText(QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7"));
+        QVERIFY2(d.validate().isEmpty(), qPrintable(d.validate().join(QLatin1Char('\n'))));
+        d.accept();
+        QCOMPARE(saved.count(), 1);
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+
+        const Config after = loadFresh();
+        QCOMPARE(after.fiatCurrency, QStringLiteral("EUR"));
+        QCOMPARE(after.operatorName, QStringLiteral("Ana"));
+        QCOMPARE(after.notifications, false);
+        QCOMPARE(after.databaseUrl, QStringLiteral("postgres://shop@db.internal:5433/settledesk"));
+        const AssetConfig *xmr = after.asset(QStringLiteral("XMR"));
+        QVERIFY(xmr && xmr->enabled);
+        QCOMPARE(xmr->walletRpcUrl, QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        QCOMPARE(xmr->walletRpcUser, QStringLiteral("shop"));
+        QCOMPARE(xmr->walletRpcPasswordEnv, QStringLiteral("XMR_RPC_PASSWORD"));
+        QCOMPARE(xmr->minConfirmations, 10u);
+        QCOMPARE(xmr->quoteWindow, Seconds(600));
+        QCOMPARE(xmr->graceWindow, Seconds(240));
+        QCOMPARE(xmr->dustToleranceFiat, QStringLiteral("0.10"));
+        QCOMPARE(xmr->pollIntervalMs, 1500);
+        const AssetConfig *usdt = after.asset(QStringLiteral("USDT"));
+        QVERIFY(usdt && usdt->enabled);
+        QCOMPARE(usdt->extra1, QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7"));
+        QVERIFY(!after.asset(QStringLiteral("BTC"))->enabled);
+
+        // And back: a dialog opened on the saved file shows what was saved.
+        SettingsDialog again(after);
+        QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("databaseKind"))->currentIndex(), 1);
+        QCOMPARE(again.field(QStringLiteral("postgresUrl"))->text(), after.databaseUrl);
+        QCOMPARE(spin(again, "xmrGraceWindow")->value(), 240);
+        QVERIFY(again.validate().isEmpty());
+    }
+
+    void validationListsEveryProblem()
+    {
+        SettingsDialog d(loadFresh());
+        d.setSaver([this](const Config &c) { return c.save(m_ini); });
+        const QByteArray before = fileBytes(m_ini);
+        QSignalSpy saved(&d, &SettingsDialog::saved);
+        d.field(QStringLiteral("fiatCurrency"))->setText(QStringLiteral("U$"));
+        check(d, "btcEnabled")->setChecked(true);
+        d.field(QStringLiteral("btcUrl"))->setText(QStringLiteral("127.0.0.1:8332"));
+        d.field(QStringLiteral("btcTolerance"))->setText(QStringLiteral("5 cents"));
+        check(d, "usdtEnabled")->setChecked(true);
+        d.field(QStringLiteral("usdtUrl"))->setText(QStringLiteral("http://user:pw@127.0.0.1:8545"));
+        d.field(QStringLiteral("usdtTokenContract"))->setText(QStringLiteral("0x123"));
+        d.accept();
+        QCOMPARE(saved.count(), 0);
+        QVERIFY(d.result() != int(QDialog::Accepted));
+        const QString errors = d.errorText();
+        QVERIFY(errors.contains(QStringLiteral("General: the fiat currency must be a three-letter code")));
+        QVERIFY(errors.contains(QStringLiteral("Bitcoin: the wallet RPC URL must be an http:// or https:// address")));
+        QVERIFY(errors.contains(QStringLiteral("Bitcoin: the dust tolerance must be a plain decimal number")));
+        QVERIFY(errors.contains(QStringLiteral("do not put the password in the URL")));
+        QVERIFY(errors.contains(QStringLiteral("token contract must be an address")));
+        QCOMPARE(fileBytes(m_ini), before);
+
+        d.findChild<QComboBox *>(QStringLiteral("databaseKind"))->setCurrentIndex(1);
+        d.field(QStringLiteral("postgresUrl"))->setText(QStringLiteral("postgres://shop:hunter2@db/settledesk"));
+        QVERIFY(d.validate().join(QLatin1Char('\n')).contains(QStringLiteral("Database: do not put the password in the URL")));
+    }
+
+    void refusedKeychainSavesNothingAndNeverWritesThePassword()
+    {
+        SettingsDialog d(loadFresh());
+        d.setSaver([this](const Config &c) { return c.save(m_ini); });
+        auto *keychain = new FakeSecretWriter(QStringLiteral("No keychain service available"));
+        d.setSecretWriter(keychain);
+        QSignalSpy saved(&d, &SettingsDialog::saved);
+        const QByteArray before = fileBytes(m_ini);
+        check(d, "xmrEnabled")->setChecked(true);
+        d.field(QStringLiteral("xmrUrl"))->setText(QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        d.field(QStringLiteral("xmrPassword"))->setText(Secret);
+        d.accept();
+        QTRY_VERIFY(!d.errorText().isEmpty());
+        QCOMPARE(keychain->written.value(QStringLiteral("wallet/xmr")), Secret);
+        QVERIFY(d.errorText().contains(
+            QStringLiteral("The XMR wallet password could not be stored in the system keychain: No keychain service available")));
+        QVERIFY(d.errorText().contains(QStringLiteral("Nothing was saved")));
+        QCOMPARE(saved.count(), 0);
+        QCOMPARE(fileBytes(m_ini), before);
+        QVERIFY(!fileBytes(m_ini).contains(Secret.toUtf8()));
+        QCOMPARE(d.field(QStringLiteral("xmrPassword"))->text(), Secret); // the form keeps it for another try
+    }
+
+    void acceptedKeychainSavesTheRestButNotThePassword()
+    {
+        SettingsDialog d(loadFresh());
+        d.setSaver([this](const Config &c) { return c.save(m_ini); });
+        auto *keychain = new FakeSecretWriter(QString());
+        d.setSecretWriter(keychain);
+        QSignalSpy saved(&d, &SettingsDialog::saved);
+        check(d, "xmrEnabled")->setChecked(true);
+        d.field(QStringLiteral("xmrUrl"))->setText(QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        d.field(QStringLiteral("xmrPassword"))->setText(Secret);
+        d.findChild<QComboBox *>(QStringLiteral("databaseKind"))->setCurrentIndex(1);
+        d.field(QStringLiteral("postgresUrl"))->setText(QStringLiteral("postgres://shop@db/settledesk"));
+        d.field(QStringLiteral("databasePassword"))->setText(QStringLiteral("db-") + Secret);
+        d.accept();
+        QTRY_COMPARE(saved.count(), 1);
+        QCOMPARE(keychain->written.value(QStringLiteral("wallet/xmr")), Secret);
+        QCOMPARE(keychain->written.value(QStringLiteral("database")), QStringLiteral("db-") + Secret);
+        QVERIFY(loadFresh().asset(QStringLiteral("XMR"))->enabled);
+        QVERIFY(!fileBytes(m_ini).contains(Secret.toUtf8()));
+        QVERIFY(d.field(QStringLiteral("xmrPassword"))->text().isEmpty());
+    }
+
+    void realKeychainNeverFallsBackToTheIniFile()
+    {
+        // The real QtKeychain: on a test machine without a secret service it refuses, and the dialog must say
+        // so; where a keychain exists it stores the password. Either way the INI file never sees it.
+        SettingsDialog d(loadFresh());
+        d.setSaver([this](const Config &c) { return c.save(m_ini); });
+        QSignalSpy saved(&d, &SettingsDialog::saved);
+        check(d, "btcEnabled")->setChecked(true);
+        d.field(QStringLiteral("btcUrl"))->setText(QStringLiteral("http://127.0.0.1:8332/wallet/shop"));
+        d.field(QStringLiteral("btcPassword"))->setText(Secret);
+        d.accept();
+        QTRY_VERIFY_WITH_TIMEOUT(saved.count() == 1 || !d.errorText().isEmpty(), 20000);
+        if (saved.isEmpty())
+            QVERIFY(d.errorText().contains(QStringLiteral("could not be stored in the system keychain")));
+        QVERIFY(!fileBytes(m_ini).contains(Secret.toUtf8()));
+    }
+};
+
+QTEST_MAIN(TestSettingsDialog)
+#include "tst_settingsdialog.moc"
