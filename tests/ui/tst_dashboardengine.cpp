@@ -1,0 +1,187 @@
+// The dashboard against the real engine (its own thread, a temporary SQLite file): creating an invoice
+// through the dialog adds a row whose countdown ticks, and deposits the engine records update that row's
+// progress and state in place, with no reset, up to a settlement notification. The wallet is a stub that
+// answers from a list the test fills (a real monero-wallet-rpc is the engine's and backend's tests' business).
+#include "countdownticker.h"
+#include "dashboardcontroller.h"
+#include "invoicedetailwidget.h"
+#include "invoicespage.h"
+#include "invoicetablemodel.h"
+#include "mainwindow.h"
+#include "newinvoicedialog.h"
+#include "notifier.h"
+#include "testsupport.h"
+#include "uifixture.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMutex>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <memory>
+
+using namespace sd;
+using namespace sd::ui;
+using namespace uitest;
+using M = InvoiceTableModel;
+
+namespace {
+
+// What the stub wallet reports; written by the test thread, read in the engine thread.
+struct WalletState
+{
+    QMutex mutex;
+    QList<Observation> transfers;
+    quint64 height = 1000;
+};
+
+class StubWallet : public WalletBackend
+{
+public:
+    StubWallet(std::shared_ptr<WalletState> state, QObject *parent) : WalletBackend(parent), m_state(std::move(state)) {}
+    QString backendId() const override { return QStringLiteral("stub:xmr"); }
+    QString asset() const override { return QStringLiteral("XMR"); }
+    void allocateAddress(quint64 requestId, const QString &) override
+    {
+        const quint64 index = ++m_next;
+        QTimer::singleShot(0, this, [=, this] { Q_EMIT addressAllocated(requestId, xmrAddress(qint64(index)), index); });
+    }
+    void poll(quint64 requestId, quint64 fromHeight) override
+    {
+        WalletSnapshot s;
+        {
+            QMutexLocker lock(&m_state->mutex);
+            s.transfers = m_state->transfers;
+            s.chainHeight = m_state->height;
+        }
+        s.fromHeight = fromHeight;
+        s.tipHash = QStringLiteral("tip-%1").arg(s.chainHeight);
+        QTimer::singleShot(0, this, [=, this] { Q_EMIT polled(requestId, s); });
+    }
+
+private:
+    std::shared_ptr<WalletState> m_state;
+    quint64 m_next = 0;
+};
+
+} // namespace
+
+class TestDashboardEngine : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void invoiceFromTheDialogTicksAndSettlesInPlace()
+    {
+        QTemporaryDir dir;
+        Config config;
+        config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("e2e.db"));
+        config.fiatCurrency = QStringLiteral("USD");
+        AssetConfig xmr;
+        xmr.asset = QStringLiteral("XMR");
+        xmr.enabled = true;
+        xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc"); // never contacted: the stub answers
+        xmr.minConfirmations = 1;
+        xmr.pollIntervalMs = 3'600'000; // polls only when asked
+        config.assets << xmr;
+
+        auto wallet = std::make_shared<WalletState>();
+        ManualClock clock(t0());
+        MainWindow w(config, &clock);
+        DashboardController controller(&w, config,
+                                       [wallet](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
+                                           return new StubWallet(wallet, parent);
+                                       },
+                                       &clock);
+        QSignalSpy started(&controller, &DashboardController::engineStarted);
+        controller.start();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+
+        // ---- create through the dialog ----
+        NewInvoiceDialog *dialog = w.openNewInvoice();
+        dialog->setAsset(QStringLiteral("XMR"));
+        dialog->setOrderRef(QStringLiteral("E2E-1"));
+        dialog->setFiat(QStringLiteral("50.00"), QStringLiteral("USD"), QStringLiteral("162.50"));
+        dialog->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->createdInvoiceId().has_value(), 10000);
+        const qint64 id = *dialog->createdInvoiceId();
+        QCOMPARE(dialog->paymentUri(),
+                 QStringLiteral("monero:%1?tx_amount=0.307692307693&tx_description=Order%20E2E-1").arg(xmrAddress(1)));
+        M *model = w.invoiceModel();
+        QTRY_VERIFY(model->rowOf(id) >= 0);
+        const auto cell = [&](int column, int role = Qt::DisplayRole) {
+            return model->index(model->rowOf(id), column).data(role);
+        };
+        QCOMPARE(cell(M::DueColumn).toString(), QStringLiteral("0.307692307693"));
+        QCOMPARE(cell(M::CountdownColumn).toString(), QStringLiteral("15:00"));
+        QSignalSpy countdownChanged(model, &QAbstractItemModel::dataChanged);
+        clock.advance(1s);
+        QCOMPARE(cell(M::CountdownColumn).toString(), QStringLiteral("14:59"));
+        QVERIFY(std::any_of(countdownChanged.begin(), countdownChanged.end(), [&](const QList<QVariant> &args) {
+            return args.at(0).toModelIndex().column() == M::CountdownColumn &&
+                   args.at(0).toModelIndex().row() <= model->rowOf(id) && args.at(1).toModelIndex().row() >= model->rowOf(id);
+        }));
+        QVERIFY(w.invoicesPage()->selectInvoice(id));
+
+        // ---- a partial deposit, recorded by the engine ----
+        QSignalSpy reset(model, &QAbstractItemModel::modelAboutToBeReset);
+        QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
+        QSignalSpy notified(w.notifier(), &Notifier::notified);
+        auto observe = [&](const char *txid, Atomic amount, std::uint32_t confirmations, std::optional<quint64> height) {
+            Observation o;
+            o.asset = QStringLiteral("XMR");
+            o.key = {txid, "0/1"};
+            o.amount = amount;
+            o.effectiveAt = clock.now();
+            o.confirmations = confirmations;
+            o.address = xmrAddress(1);
+            o.addressIndex = 1;
+            o.height = height;
+            return o;
+        };
+        {
+            QMutexLocker lock(&wallet->mutex);
+            wallet->transfers << observe("e2e-tx-1", 153'846'153'846ULL, 0, std::nullopt);
+        }
+        QAction *refresh = w.findChild<QAction *>(QStringLiteral("actionRefresh"));
+        QTRY_VERIFY_WITH_TIMEOUT((refresh->trigger(), cell(M::StateColumn, M::StateRole).toInt() == int(InvoiceState::PartiallyPaid)), 10000);
+        QCOMPARE(cell(M::ReceivedColumn).toString(), QStringLiteral("0.153846153846"));
+        QCOMPARE(cell(M::ProgressColumn, M::ProgressRole).toInt(), 499); // one piconero short of half: rounded down
+        QCOMPARE(w.invoicesPage()->selectedInvoice(), std::optional<qint64>(id));
+
+        // ---- the rest arrives and both confirm: settled ----
+        {
+            QMutexLocker lock(&wallet->mutex);
+            wallet->height = 1002;
+            wallet->transfers = {observe("e2e-tx-1", 153'846'153'846ULL, 2, 1001),
+                                 observe("e2e-tx-2", 153'846'153'847ULL, 1, 1002)};
+        }
+        QTRY_VERIFY_WITH_TIMEOUT((refresh->trigger(), cell(M::StateColumn, M::StateRole).toInt() == int(InvoiceState::Settled)), 10000);
+        QCOMPARE(cell(M::ProgressColumn, M::ProgressRole).toInt(), 1000);
+        QCOMPARE(cell(M::CountdownColumn).toString(), QStringLiteral("Settled"));
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(w.invoicesPage()->selectedInvoice(), std::optional<qint64>(id));
+        QTRY_VERIFY(std::any_of(notified.begin(), notified.end(),
+                                [](const QList<QVariant> &n) { return n.at(0).toString() == QLatin1String("Invoice settled"); }));
+
+        // The detail panel shows both deposits and the history the engine recorded.
+        auto *deposits = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailDeposits"));
+        auto *history = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailHistory"));
+        QTRY_COMPARE(deposits->model()->rowCount(), 2);
+        QTRY_VERIFY(history->model()->rowCount() >= 2);
+        controller.stop();
+    }
+};
+
+QTEST_MAIN(TestDashboardEngine)
+#include "tst_dashboardengine.moc"
