@@ -111,5 +111,29 @@ else
     fail "settledesk report --help (rc $rc): $out"
 fi
 
+# The shipped configuration loads, and the headless engine runs on it (the service's command line, with the
+# database moved to a temporary file) and stops cleanly on SIGTERM, as systemd stops it.
+ini="$root/etc/settledesk/settledesk.ini"
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY HOME="$work" timeout 20 "$bin" --config "$ini" --db "sqlite:$work/check.db" invoice list --json 2>&1)
+[ $? -eq 0 ] && [ "$(echo "$out" | tr -d ' \n')" = "[]" ] && pass "shipped settledesk.ini loads" || fail "invoice list with the shipped ini: $out"
+env -u DISPLAY -u WAYLAND_DISPLAY HOME="$work" "$bin" --config "$ini" --db "sqlite:$work/check.db" engine 2>"$work/engine.log" &
+engine=$!
+for _ in $(seq 200); do
+    grep -q 'engine running' "$work/engine.log" && break
+    kill -0 $engine 2>/dev/null || break
+    sleep 0.1
+done
+if grep -q 'engine running' "$work/engine.log"; then
+    kill -TERM $engine
+    wait $engine
+    rc=$?
+    [ $rc -eq 0 ] && grep -q 'engine stopped' "$work/engine.log" && pass "engine runs headless and stops on SIGTERM" \
+        || fail "engine exit $rc after SIGTERM: $(cat "$work/engine.log")"
+else
+    kill -KILL $engine 2>/dev/null
+    wait $engine 2>/dev/null
+    fail "engine did not start: $(cat "$work/engine.log")"
+fi
+
 echo "package check: $failures failure(s)"
 [ $failures -eq 0 ]
