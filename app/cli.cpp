@@ -4,6 +4,7 @@
 #include "config.h"
 #include "enginehost.h"
 #include "jsonformat.h"
+#include "refundcommand.h"
 #include "reportcommand.h"
 #include "store.h"
 
@@ -32,7 +33,8 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("quote-window"), QStringLiteral("grace-window"),
                                   QStringLiteral("status"), QStringLiteral("lang"),     QStringLiteral("limit"),
                                   QStringLiteral("from"),   QStringLiteral("to"),       QStringLiteral("format"),
-                                  QStringLiteral("out")};
+                                  QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
+                                  QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network")};
 
 void out(const QString &text)
 {
@@ -386,6 +388,10 @@ int usage()
                        "  invoice show ID             show one invoice\n"
                        "  invoice list [--state S]    list invoices\n"
                        "  refunds list                show the refund queue\n"
+                       "  refunds approve ID --address ADDR [--yes]   refund an item (fee shown first)\n"
+                       "  refunds apply ID            accept late money for its invoice\n"
+                       "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
+                       "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n\n"
                        "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused.\n"));
     return ExitOk;
@@ -426,7 +432,10 @@ int runCli(const QStringList &arguments)
     if (command == QLatin1String("refunds")) {
         if (sub == QLatin1String("list"))
             return runRefundsList(arguments);
-        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list ... (--help for each)"));
+        if (sub == QLatin1String("approve") || sub == QLatin1String("apply") || sub == QLatin1String("dismiss")
+            || sub == QLatin1String("payout"))
+            return runRefundCommand(arguments);
+        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list|approve|apply|dismiss|payout ... (--help for each)"));
     }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\"").arg(command));
 }
