@@ -1,0 +1,142 @@
+#include "refundactionsdialog.h"
+
+#include "amount.h"
+#include "asset.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace sd::ui {
+
+namespace {
+
+QString money(Atomic value, const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? QStringLiteral("%1 %2").arg(QString::fromStdString(formatAmount(value, a->decimals)), asset)
+             : QStringLiteral("%1 %2").arg(value).arg(asset);
+}
+
+} // namespace
+
+RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, bool canSend, QWidget *parent)
+    : QDialog(parent), m_item(item), m_action(action), m_canSend(canSend)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *form = new QFormLayout;
+    layout->addLayout(form);
+    form->addRow(tr("Item:"), new QLabel(tr("#%1, %2 (%3)").arg(item.id).arg(money(item.amount, item.asset),
+                                                                         QString::fromLatin1(name(item.reason).data()))));
+    m_validation = new QLabel(this);
+    m_validation->setWordWrap(true);
+    m_quote = new QLabel(this);
+    m_quote->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    switch (action) {
+    case Action::Approve:
+        setWindowTitle(tr("Refund"));
+        m_address = new QLineEdit(this);
+        m_address->setPlaceholderText(tr("The customer's %1 address").arg(item.asset));
+        form->addRow(tr("Refund address:"), m_address);
+        form->addRow(QString(), m_validation);
+        form->addRow(QString(), m_quote);
+        m_primary = buttons->addButton(canSend ? tr("Check fee") : tr("Approve for manual payout"), QDialogButtonBox::AcceptRole);
+        if (!canSend)
+            m_quote->setText(tr("No wallet can send %1: the refund is recorded as approved and you pay it by hand, "
+                                "then enter the payout transaction id.").arg(item.asset));
+        connect(m_address, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
+        break;
+    case Action::Apply:
+        setWindowTitle(tr("Apply to invoice"));
+        m_quote->setText(tr("Accept this money for invoice %1: the invoice is marked settled manually. This cannot be undone.")
+                             .arg(item.invoiceId ? QString::number(*item.invoiceId) : tr("(none)")));
+        form->addRow(QString(), m_quote);
+        m_primary = buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole);
+        break;
+    case Action::Dismiss:
+        setWindowTitle(tr("Dismiss"));
+        m_reason = new QLineEdit(this);
+        m_reason->setPlaceholderText(tr("e.g. dust not worth a fee"));
+        form->addRow(tr("Reason:"), m_reason);
+        m_primary = buttons->addButton(tr("Dismiss"), QDialogButtonBox::AcceptRole);
+        connect(m_reason, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
+        break;
+    }
+    connect(m_primary, &QPushButton::clicked, this, &RefundActionsDialog::onPrimary);
+    layout->addWidget(buttons);
+    revalidate();
+}
+
+void RefundActionsDialog::setNetwork(ChainNetwork network)
+{
+    m_rules.network = network;
+    revalidate();
+}
+
+QString RefundActionsDialog::address() const { return m_address ? m_address->text().trimmed() : QString(); }
+QString RefundActionsDialog::reason() const { return m_reason ? m_reason->text().trimmed() : QString(); }
+
+void RefundActionsDialog::revalidate()
+{
+    if (m_action == Action::Dismiss) {
+        m_primary->setEnabled(!reason().isEmpty());
+        return;
+    }
+    if (m_action != Action::Approve)
+        return;
+    // A changed address invalidates any fee shown for the previous one.
+    if (m_quoted && m_canSend) {
+        m_quoted = false;
+        m_quote->clear();
+        m_primary->setText(tr("Check fee"));
+    }
+    if (address().isEmpty()) {
+        m_validation->setText(QString());
+        m_primary->setEnabled(false);
+        return;
+    }
+    const AddressVerdict verdict = validateAddress(m_item.asset, address(), m_rules);
+    m_validation->setText(verdict.valid ? tr("Valid %1 address (%2)").arg(m_item.asset, verdict.kind)
+                                        : tr("Invalid address: %1").arg(verdict.error));
+    m_primary->setEnabled(verdict.valid);
+}
+
+void RefundActionsDialog::onPrimary()
+{
+    if (m_action == Action::Approve && m_canSend && !m_quoted) {
+        m_primary->setEnabled(false);
+        m_address->setEnabled(false);
+        m_quote->setText(tr("Building the transaction…"));
+        emit quoteRequested(address());
+        return;
+    }
+    accept();
+}
+
+void RefundActionsDialog::showQuote(const RefundQuote &quote)
+{
+    m_quoted = true;
+    m_address->setEnabled(true);
+    m_quote->setText(tr("The customer receives %1; network fee %2 (item %3).")
+                         .arg(money(quote.sendAmount, m_item.asset), money(quote.fee, m_item.asset),
+                              money(quote.itemAmount, m_item.asset)));
+    m_primary->setText(tr("Send refund"));
+    m_primary->setEnabled(true);
+}
+
+void RefundActionsDialog::showError(const QString &message)
+{
+    m_quoted = false;
+    m_address->setEnabled(true);
+    m_quote->setText(tr("The wallet could not build the refund: %1").arg(message));
+    m_primary->setText(tr("Check fee"));
+    revalidate();
+}
+
+} // namespace sd::ui

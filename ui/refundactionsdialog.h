@@ -1,0 +1,57 @@
+// Asks the merchant for one refund-queue action (approve with an address, apply to the invoice, dismiss with
+// a reason): validates the address as typed, shows the amount and network fee before the final confirmation.
+#pragma once
+
+#include "refundrunner.h"
+#include "store.h"
+
+#include <QDialog>
+
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace sd::ui {
+
+class RefundActionsDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    enum class Action { Approve, Apply, Dismiss };
+
+    // `canSend`: the asset has a sending wallet (Monero); otherwise approval records a manual payout.
+    RefundActionsDialog(const RefundItem &item, Action action, bool canSend, QWidget *parent = nullptr);
+
+    void setNetwork(ChainNetwork network);
+    QString address() const;
+    QString reason() const;
+
+    // Called by the owner when the wallet has built the transaction (fee known): the confirm button is
+    // enabled only now, so the merchant always sees what the customer receives and what the fee is.
+    void showQuote(const RefundQuote &quote);
+    // Called when building failed (wallet unreachable, not enough unlocked funds...).
+    void showError(const QString &message);
+
+signals:
+    // Approve with a sending wallet: build the transaction for `address` (without relaying) and call
+    // showQuote() or showError().
+    void quoteRequested(const QString &address);
+
+private:
+    void revalidate();
+    void onPrimary();
+
+    RefundItem m_item;
+    Action m_action;
+    bool m_canSend;
+    AddressRules m_rules;
+    bool m_quoted = false;
+    QLineEdit *m_address = nullptr;
+    QLineEdit *m_reason = nullptr;
+    QLabel *m_validation = nullptr;
+    QLabel *m_quote = nullptr;
+    QPushButton *m_primary = nullptr;
+};
+
+} // namespace sd::ui
