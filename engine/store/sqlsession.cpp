@@ -99,6 +99,9 @@ StoreResult<QSqlQuery *> SqlSession::run(const QString &sql, const Binds &binds)
 {
     auto it = m_statements.find(sql);
     if (it == m_statements.end()) {
+        // The statements are a small fixed set; a bound on the cache keeps a mistake from growing it forever.
+        if (m_statements.size() >= 256)
+            m_statements.clear();
         QSqlQuery q(m_db);
         q.setForwardOnly(true);
         if (!q.prepare(sql))

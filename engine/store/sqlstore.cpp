@@ -96,14 +96,22 @@ QString filterWhere(const InvoiceFilter &f, Binds &binds)
     return where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "));
 }
 
-QString limitClause(const InvoiceFilter &f, bool postgres)
+// LIMIT / OFFSET as bound values, so paging does not prepare a new statement per page.
+QString limitClause(const InvoiceFilter &f, bool postgres, Binds &binds)
 {
     if (f.limit < 0 && f.offset <= 0)
         return {};
-    QString out = QStringLiteral(" LIMIT ") +
-                  (f.limit >= 0 ? QString::number(f.limit) : postgres ? QStringLiteral("ALL") : QStringLiteral("-1"));
-    if (f.offset > 0)
-        out += QStringLiteral(" OFFSET %1").arg(f.offset);
+    QString out = QStringLiteral(" LIMIT ");
+    if (f.limit >= 0) {
+        out += QStringLiteral(":f_limit");
+        binds.append({QStringLiteral(":f_limit"), f.limit});
+    } else {
+        out += postgres ? QStringLiteral("ALL") : QStringLiteral("-1");
+    }
+    if (f.offset > 0) {
+        out += QStringLiteral(" OFFSET :f_offset");
+        binds.append({QStringLiteral(":f_offset"), f.offset});
+    }
     return out;
 }
 
@@ -489,7 +497,7 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
         Binds binds;
         const QString where = filterWhere(filter, binds);
         const QString order = filter.afterId ? QStringLiteral(" ORDER BY id") : QStringLiteral(" ORDER BY created_at DESC, id DESC");
-        const QString tail = where + order + limitClause(filter, m_session.isPostgres());
+        const QString tail = where + order + limitClause(filter, m_session.isPostgres(), binds);
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
         if (!rows)
             return std::unexpected(rows.error());
@@ -687,9 +695,9 @@ StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
 
 StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
 {
-    auto rows = m_session.select(QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log"
-                                                " ORDER BY id DESC%1")
-                                     .arg(limit >= 0 ? QStringLiteral(" LIMIT %1").arg(limit) : QString()));
+    const QString sql = QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log ORDER BY id DESC");
+    auto rows = limit >= 0 ? m_session.select(sql + QStringLiteral(" LIMIT :limit"), {{QStringLiteral(":limit"), limit}})
+                           : m_session.select(sql);
     if (!rows)
         return std::unexpected(rows.error());
     QList<AuditEntry> out;

@@ -334,18 +334,18 @@ StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observ
 
 StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Observation> &observations, TimePoint now)
 {
-    QList<Observation> list;
-    for (const Observation &observation : observations) {
-        auto o = normalized(observation, now);
-        if (!o)
-            return std::unexpected(o.error());
-        list.append(*o);
-    }
+    // A malformed observation is refused on its own (an outcome Rejected): it must not hold back the good
+    // deposits of the same poll.
+    QList<std::expected<Observation, StoreError>> list;
+    for (const Observation &observation : observations)
+        list.append(normalized(observation, now));
     return m_session.write([&]() -> StoreResult<QList<RecordOutcome>> {
         // Lock every invoice of the batch up front, in id order (no deadlock between two batches).
         QList<qint64> ids;
-        for (const Observation &o : list) {
-            auto id = invoiceIdFor(o.asset, o.address);
+        for (const auto &o : list) {
+            if (!o)
+                continue;
+            auto id = invoiceIdFor(o->asset, o->address);
             if (!id)
                 return std::unexpected(id.error());
             if (*id)
@@ -354,8 +354,15 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
         if (auto locked = lockInvoices(ids); !locked)
             return std::unexpected(locked.error());
         QList<RecordOutcome> outcomes;
-        for (const Observation &o : list) {
-            auto outcome = recordLocked(o, now);
+        for (const auto &o : list) {
+            if (!o) {
+                RecordOutcome refused;
+                refused.kind = RecordOutcome::Rejected;
+                refused.message = o.error().message;
+                outcomes.append(refused);
+                continue;
+            }
+            auto outcome = recordLocked(*o, now);
             if (!outcome)
                 return std::unexpected(outcome.error());
             outcomes.append(*outcome);

@@ -209,7 +209,8 @@ public:
     // ---- recording (each call one transaction, serialized per invoice, idempotent, retried on conflicts) ----
     // Matches the observation's address to an invoice of its asset; no invoice: an `unmatched` refund item.
     virtual StoreResult<RecordOutcome> recordObservation(const Observation &observation, TimePoint now) = 0;
-    // Several observations in one transaction (one poll); outcomes in the same order.
+    // Several observations in one transaction (one poll); outcomes in the same order. A malformed
+    // observation (no txid, unknown asset) is an outcome Rejected, so it cannot hold back the rest.
     virtual StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations,
                                                                  TimePoint now) = 0;
     virtual StoreResult<RecordOutcome> reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now) = 0;
@@ -229,6 +230,9 @@ public:
     // Moves an item forward (pending -> refunding -> refunded, pending -> applied | dismissed, refunding ->
     // refunded); backwards or repeated moves are refused with Conflict. Writes the audit entry in the same
     // transaction. `update` carries the fields to set (address, built tx, payout txid, fee, note).
+    // Non-empty fields of `update` (and a non-zero fee) are merged in; `refunding` needs a refund address,
+    // `refunded` a payout txid or a note, `dismissed` a note, and every move an actor (else Invalid).
+    // Concurrent approvals: a compare-and-set on the status; the loser gets Conflict.
     virtual StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update,
                                                   const QString &actor, TimePoint now) = 0;
     virtual StoreResult<QList<AuditEntry>> auditLog(int limit = -1) = 0;
@@ -256,7 +260,7 @@ public:
     virtual StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) = 0;
     // Checks, in one consistent snapshot, that every atomic unit of every non-reversed deposit is in exactly
     // one place (an invoice's received total, or a refund item) and that stored totals match the deposits.
-    // Returns the violations found (empty: sound). For tests, `settledesk check` and support.
+    // Returns the violations found (empty: sound). For tests and support tools.
     virtual StoreResult<QStringList> verify() = 0;
     // Emits StoreNotifier::changed() after a committed write by anyone (this connection, another process,
     // another machine): PostgreSQL LISTEN/NOTIFY, SQLite a PRAGMA data_version poll. Lives in the store's

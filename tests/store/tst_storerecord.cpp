@@ -550,14 +550,17 @@ void TstStoreRecord::batchesRecordInOrder()
     QCOMPARE(outcomes->at(4).kind, RecordOutcome::Counted);
     QCOMPARE(outcomes->at(4).after, InvoiceState::Settled);
     QCOMPARE(load(b).invoice.received(), Atomic(600));
-    // A refused observation refuses the whole batch: nothing of it is written.
-    SD_TRY(token, m_store->changeToken());
-    auto refused = m_store->recordObservations({observation(QStringLiteral("addr-a"), "tx-5", 1, T0), observation(QStringLiteral("addr-a"), "", 1, T0)},
-                                               T0 + 20s);
-    QVERIFY(!refused.has_value());
-    QCOMPARE(load(a).deposits.size(), 1);
-    SD_TRY(token2, m_store->changeToken());
-    QCOMPARE(*token2, *token);
+    // A malformed observation is refused on its own; the good ones of the same poll are recorded.
+    SD_TRY(mixed, m_store->recordObservations({observation(QStringLiteral("addr-a"), "", 1, T0),
+                                               observation(QStringLiteral("addr-a"), "tx-5", 1, T0 + 5s),
+                                               observation(QStringLiteral("addr-a"), "tx-6", 1, T0, 0, "0", QStringLiteral("DOGE"))},
+                                              T0 + 20s));
+    QCOMPARE(mixed->size(), 3);
+    QCOMPARE(mixed->at(0).kind, RecordOutcome::Rejected);
+    QVERIFY2(mixed->at(0).message.contains(QStringLiteral("txid")), qPrintable(mixed->at(0).message));
+    QCOMPARE(mixed->at(1).kind, RecordOutcome::Surplus);
+    QCOMPARE(mixed->at(2).kind, RecordOutcome::Rejected);
+    QCOMPARE(load(a).deposits.size(), 2);
     SD_TRY(empty, m_store->recordObservations({}, T0));
     QVERIFY(empty->isEmpty());
 }
