@@ -217,19 +217,6 @@ QString DisplayText::age(qint64 seconds)
     return tr("%n d ago", nullptr, int(seconds / 86400));
 }
 
-QString DisplayText::duration(qint64 seconds)
-{
-    if (seconds < 0)
-        seconds = 0;
-    if (seconds < 60)
-        return tr("%1 s").arg(seconds);
-    if (seconds < 3600)
-        return tr("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
-    if (seconds < 86400)
-        return tr("%1 h %2 min").arg(seconds / 3600).arg((seconds / 60) % 60);
-    return tr("%1 d %2 h").arg(seconds / 86400).arg((seconds / 3600) % 24);
-}
-
 QColor DisplayText::textOn(const QColor &background)
 {
     // Relative luminance per WCAG, approximated with the sRGB channel weights.

@@ -49,8 +49,6 @@ public:
     static QString countdown(qint64 seconds);
     // "12 s ago", "3 min ago", "2 h ago", "5 d ago".
     static QString age(qint64 seconds);
-    // A duration such as "4 min 30 s" or "2 h 5 min".
-    static QString duration(qint64 seconds);
     // Text that reads well on `background` (black or white).
     static QColor textOn(const QColor &background);
 };

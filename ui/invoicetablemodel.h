@@ -51,7 +51,7 @@ struct InvoiceRow
 // Where an invoice's clock stands, for the countdown column and the detail panel.
 struct Countdown
 {
-    enum Phase : std::uint8_t {
+    enum Phase {
         Quote,      // the quoted rate holds: mm:ss to the end of the quote window
         Grace,      // quote lapsed; deposits broadcast in time may still show up: mm:ss to the hard boundary
         Closing,    // past the hard boundary, waiting for the engine to close the invoice

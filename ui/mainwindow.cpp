@@ -396,14 +396,16 @@ void MainWindow::openSettings()
 void MainWindow::handleStarted(const QString &databaseDescription)
 {
     handleDatabaseStatus(true, databaseDescription);
-    if (!m_alertBar->isHidden() && m_alertLabel->text().startsWith(tr("The engine could not start")))
+    if (m_alertIsStartFailure)
         m_alertBar->hide();
+    m_alertIsStartFailure = false;
 }
 
 void MainWindow::handleStartFailed(const QString &error)
 {
     handleDatabaseStatus(false, error);
     showAlert(tr("The engine could not start: %1. Check the database under Settings.").arg(error));
+    m_alertIsStartFailure = true;
 }
 
 void MainWindow::handleInvoicesLoaded(quint64 requestId, const QList<InvoiceRecord> &invoices, int total)
@@ -551,6 +553,7 @@ void MainWindow::handleDatabaseStatus(bool ok, const QString &message) { m_datab
 
 void MainWindow::showAlert(const QString &message)
 {
+    m_alertIsStartFailure = false;
     m_alertLabel->setText(message);
     m_alertBar->show();
 }

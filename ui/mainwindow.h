@@ -140,6 +140,7 @@ private:
     QHash<QString, HealthIndicator *> m_backends; // by backend id
     QTimer *m_overviewDelay;
     bool m_overviewDirty = true;
+    bool m_alertIsStartFailure = false; // the alert shown is the engine's start failure (cleared by a start)
 
     // paging
     std::optional<quint64> m_pageRequest;

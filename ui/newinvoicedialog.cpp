@@ -31,18 +31,25 @@ namespace {
 
 enum Page { FormPage, WaitingPage, ResultPage };
 
-QString decimalProblem(DecimalError e, const QString &what, const QString &example)
+enum class Field { Price, Rate };
+
+// Whole sentences per field: translations need them whole (articles and word order differ by language).
+QString decimalProblem(DecimalError e, Field field)
 {
+    const bool price = field == Field::Price;
     switch (e) {
-    case DecimalError::Empty: return NewInvoiceDialog::tr("Enter the %1.").arg(what);
-    case DecimalError::Negative: return NewInvoiceDialog::tr("The %1 cannot be negative.").arg(what);
-    case DecimalError::TooLong: return NewInvoiceDialog::tr("The %1 has too many digits.").arg(what);
+    case DecimalError::Empty: return price ? NewInvoiceDialog::tr("Enter the price.") : NewInvoiceDialog::tr("Enter the rate.");
+    case DecimalError::Negative:
+        return price ? NewInvoiceDialog::tr("The price cannot be negative.") : NewInvoiceDialog::tr("The rate cannot be negative.");
+    case DecimalError::TooLong:
+        return price ? NewInvoiceDialog::tr("The price has too many digits.") : NewInvoiceDialog::tr("The rate has too many digits.");
     case DecimalError::Exponent:
     case DecimalError::Junk: break;
     }
-    return NewInvoiceDialog::tr("Write the %1 as a plain number such as %2: a dot for decimals, no thousands "
-                                "separators.")
-        .arg(what, example);
+    return price ? NewInvoiceDialog::tr("Write the price as a plain number such as 49.90: a dot for decimals, no "
+                                        "thousands separators.")
+                 : NewInvoiceDialog::tr("Write the rate as a plain number such as 162.50: a dot for decimals, no "
+                                        "thousands separators.");
 }
 
 bool looksLikeDecimalComma(const QString &s) { return s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.')); }
@@ -112,14 +119,14 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     fiatGrid->setContentsMargins(0, 0, 0, 0);
     m_fiatAmount = new QLineEdit(m_fiatBox);
     m_fiatAmount->setObjectName(QStringLiteral("fiatAmount"));
-    m_fiatAmount->setPlaceholderText(tr("49.90"));
+    m_fiatAmount->setPlaceholderText(QStringLiteral("49.90")); // amounts take a dot in every language
     m_currency = new QLineEdit(config.fiatCurrency, m_fiatBox);
     m_currency->setObjectName(QStringLiteral("currency"));
     m_currency->setMaxLength(3);
     m_currency->setMaximumWidth(m_currency->fontMetrics().horizontalAdvance(QStringLiteral("MMMMM")) + 16);
     m_rate = new QLineEdit(m_fiatBox);
     m_rate->setObjectName(QStringLiteral("rate"));
-    m_rate->setPlaceholderText(tr("162.50"));
+    m_rate->setPlaceholderText(QStringLiteral("162.50"));
     m_rateLabel = new QLabel(m_fiatBox);
     m_fetchRate = new QPushButton(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("Fetch rate"), m_fiatBox);
     m_fetchRate->setVisible(false);
@@ -136,7 +143,7 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     cryptoRow->setContentsMargins(0, 0, 0, 0);
     m_cryptoAmount = new QLineEdit(m_cryptoBox);
     m_cryptoAmount->setObjectName(QStringLiteral("cryptoAmount"));
-    m_cryptoAmount->setPlaceholderText(tr("0.05"));
+    m_cryptoAmount->setPlaceholderText(QStringLiteral("0.05"));
     m_cryptoUnit = new QLabel(m_cryptoBox);
     cryptoRow->addWidget(new QLabel(tr("Amount"), m_cryptoBox));
     cryptoRow->addWidget(m_cryptoAmount, 1);
@@ -356,7 +363,7 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
             return std::unexpected(tr("Use a dot as the decimal separator in the price (49.90, not 49,90)."));
         auto fiat = Decimal::parse(amountText.toStdString());
         if (!fiat)
-            return std::unexpected(decimalProblem(fiat.error(), tr("price"), QStringLiteral("49.90")));
+            return std::unexpected(decimalProblem(fiat.error(), Field::Price));
         if (fiat->isZero())
             return std::unexpected(tr("The price must be more than zero."));
         static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
@@ -367,7 +374,7 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
             return std::unexpected(tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
         auto rate = Decimal::parse(rateText.toStdString());
         if (!rate)
-            return std::unexpected(decimalProblem(rate.error(), tr("rate"), QStringLiteral("162.50")));
+            return std::unexpected(decimalProblem(rate.error(), Field::Rate));
         if (rate->isZero())
             return std::unexpected(tr("The rate must be more than zero."));
         auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
@@ -429,7 +436,9 @@ void NewInvoiceDialog::revalidate()
         // An empty form is not an error yet: say what to do instead of what is wrong.
         const bool untouched = m_byFiat->isChecked() ? m_fiatAmount->text().isEmpty() && m_rate->text().isEmpty()
                                                      : m_cryptoAmount->text().isEmpty();
-        setError(m_error, untouched && !request.error().startsWith(tr("No wallet")) ? QString() : request.error());
+        const AssetConfig *cfg = assetConfig(assetCode());
+        const bool noWallet = !cfg || !cfg->enabled;
+        setError(m_error, untouched && !noWallet ? QString() : request.error());
         m_preview->setText(untouched ? tr("Enter a price and a rate, or an amount in crypto.") : QString());
         return;
     }

@@ -3,6 +3,7 @@
 #include "displaytext.h"
 #include "refundtablemodel.h"
 
+#include <QAction>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSortFilterProxyModel>
@@ -45,9 +46,49 @@ RefundsPage::RefundsPage(RefundTableModel *model, QWidget *parent) : QWidget(par
     header->resizeSection(RefundTableModel::ReasonColumn, fm.horizontalAdvance(DisplayText::refundReasonName(RefundReason::Unmatched)) + 40);
     header->resizeSection(RefundTableModel::TxidsColumn, fm.horizontalAdvance(QString(40, QLatin1Char('0'))));
     layout->addWidget(m_table, 1);
+
+    const QList<QPair<QString, Action>> actions{{tr("Refund to the customer…"), Action::Refund},
+                                                {tr("Apply to its invoice…"), Action::Apply},
+                                                {tr("Dismiss…"), Action::Dismiss}};
+    for (const auto &[text, action] : actions) {
+        auto *a = new QAction(text, m_table);
+        connect(a, &QAction::triggered, this, [this, action] {
+            if (auto item = currentItem())
+                Q_EMIT actionRequested(*item, action);
+        });
+        m_actions << a;
+    }
+    connect(m_table, &QTableView::doubleClicked, this, [this] {
+        if (m_table->contextMenuPolicy() == Qt::ActionsContextMenu)
+            m_actions.first()->trigger();
+    });
+    setActionsAvailable(false);
     connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
     connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateSummary);
     updateSummary();
+}
+
+void RefundsPage::setActionsAvailable(bool available)
+{
+    for (QAction *a : std::as_const(m_actions)) {
+        if (available)
+            m_table->addAction(a);
+        else
+            m_table->removeAction(a);
+    }
+    m_table->setContextMenuPolicy(available ? Qt::ActionsContextMenu : Qt::DefaultContextMenu);
+}
+
+std::optional<RefundItem> RefundsPage::currentItem() const
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid())
+        return std::nullopt;
+    const qint64 id = current.data(RefundTableModel::IdRole).toLongLong();
+    for (const RefundItem &it : m_model->items())
+        if (it.id == id)
+            return it;
+    return std::nullopt;
 }
 
 QString RefundsPage::summary() const { return m_summary->text(); }

@@ -2,8 +2,13 @@
 // Deciding what happens to an item (refund, apply, dismiss) is the refund flow's; this page shows the queue.
 #pragma once
 
+#include "store.h"
+
 #include <QWidget>
 
+#include <optional>
+
+class QAction;
 class QLabel;
 class QTableView;
 
@@ -15,14 +20,25 @@ class RefundsPage : public QWidget
 {
     Q_OBJECT
 public:
+    enum class Action { Refund, Apply, Dismiss };
+
     RefundsPage(RefundTableModel *model, QWidget *parent = nullptr);
     QTableView *table() const { return m_table; }
     QString summary() const;
+    // Offers the actions (context menu, double-click) once something handles actionRequested(): the
+    // refund flow owns what they do.
+    void setActionsAvailable(bool available);
+
+Q_SIGNALS:
+    void actionRequested(const sd::RefundItem &item, sd::ui::RefundsPage::Action action);
 
 private:
     void updateSummary();
 
+    std::optional<RefundItem> currentItem() const;
+
     RefundTableModel *m_model;
+    QList<QAction *> m_actions;
     QLabel *m_summary;
     QTableView *m_table;
 };

@@ -157,6 +157,20 @@ private Q_SLOTS:
         QCOMPARE(removed.count(), 1);
         QCOMPARE(reset.count(), 0);
         QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue (2)"));
+        // The actions are offered only once the refund flow handles them; then they name the chosen item.
+        QTableView *table = w.refundsPage()->table();
+        QVERIFY(table->actions().isEmpty());
+        w.refundsPage()->setActionsAvailable(true);
+        QCOMPARE(table->actions().size(), 3);
+        QSignalSpy action(w.refundsPage(), &RefundsPage::actionRequested);
+        const QModelIndex btcRow = table->model()->match(table->model()->index(0, RefundTableModel::AssetColumn),
+                                                         Qt::DisplayRole, QStringLiteral("BTC")).value(0);
+        QVERIFY(btcRow.isValid());
+        table->setCurrentIndex(btcRow);
+        table->actions().at(2)->trigger();
+        QCOMPARE(action.count(), 1);
+        QCOMPARE(action.first().at(0).value<RefundItem>().id, 3);
+        QCOMPARE(action.first().at(1).value<RefundsPage::Action>(), RefundsPage::Action::Dismiss);
         w.handleRefundsChanged({});
         QCOMPARE(w.refundsPage()->summary(), QStringLiteral("The refund queue is empty."));
         QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue"));

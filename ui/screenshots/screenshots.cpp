@@ -1,0 +1,192 @@
+// settledesk-screenshots: fills the dashboard with realistic demo data at a fixed moment and saves PNGs of
+// the main views (light, dark, German) for the README and for checking the layout by eye.
+//   settledesk-screenshots [OUTPUT_DIR]      (default: docs/screenshots)
+// Runs on any Qt platform; use QT_QPA_PLATFORM=offscreen or xvfb-run on a machine without a display.
+#include "demodata.h"
+#include "invoicespage.h"
+#include "invoicetablemodel.h"
+#include "mainwindow.h"
+#include "newinvoicedialog.h"
+#include "settingsdialog.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QHeaderView>
+#include <QLocale>
+#include <QStandardPaths>
+#include <QStyleFactory>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QTranslator>
+
+#include <cstdio>
+#include <memory>
+
+using namespace sd;
+using namespace sd::ui;
+using namespace std::chrono_literals;
+
+namespace {
+
+// 2 March 2026, 14:05:00 UTC.
+const TimePoint Now{std::chrono::milliseconds(1'772'460'300'000LL)};
+
+Config demoConfig()
+{
+    Config c;
+    c.databaseUrl = QStringLiteral("sqlite:/var/lib/settledesk/shop.db");
+    c.fiatCurrency = QStringLiteral("USD");
+    c.operatorName = QStringLiteral("ana");
+    const QStringList urls{QStringLiteral("http://127.0.0.1:18083/json_rpc"), QStringLiteral("http://127.0.0.1:8332/wallet/shop"),
+                           QStringLiteral("http://127.0.0.1:8545")};
+    const QStringList codes{QStringLiteral("XMR"), QStringLiteral("BTC"), QStringLiteral("USDT")};
+    for (int i = 0; i < 3; ++i) {
+        AssetConfig a;
+        a.asset = codes[i];
+        a.enabled = true;
+        a.walletRpcUrl = urls[i];
+        a.walletRpcUser = QStringLiteral("shop");
+        a.minConfirmations = i == 0 ? 10 : i == 1 ? 2 : 12;
+        if (i == 2)
+            a.extra1 = QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7");
+        c.assets << a;
+    }
+    return c;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x31), base(0x1f, 0x21, 0x24), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2c));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Mid, QColor(0x5a, 0x5d, 0x63));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xb4));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9d, 0xa3));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    return p;
+}
+
+void settle(int ms = 50)
+{
+    // Let queued layout and paint events run before grabbing.
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool save(QWidget *w, const QString &dir, const QString &name)
+{
+    settle();
+    const QString path = QDir(dir).filePath(name);
+    const bool ok = w->grab().save(path);
+    std::printf("%s %s\n", ok ? "wrote" : "FAILED", qPrintable(path));
+    return ok;
+}
+
+std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &demo)
+{
+    auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
+    w->resize(1480, 860);
+    w->handleStarted(QStringLiteral("SQLite /var/lib/settledesk/shop.db"));
+    for (const BackendStatus &s : demo.backends)
+        w->handleBackendStatus(s);
+    w->handleInvoicesChanged(demo.invoices);
+    w->handleRefundsLoaded(0, demo.refunds);
+    w->show();
+    w->showPage(MainWindow::InvoicesTab);
+    w->invoicesPage()->table()->scrollToTop();
+    for (const InvoiceRecord &r : demo.invoices)
+        if (r.id == demo.featuredInvoice) {
+            w->invoicesPage()->selectInvoice(r.id);
+            // The engine's answer to the detail request.
+            w->handleInvoiceLoaded(0, r, demo.featuredEvents);
+            w->invoicesPage()->detail();
+        }
+    return w;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QCoreApplication::setOrganizationName(QStringLiteral("SettledeskScreenshots"));
+    QStandardPaths::setTestModeEnabled(true); // never touch the user's remembered layout
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
+    QDir().mkpath(out);
+    QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+
+    ManualClock clock(Now);
+    const DemoData demo(Now);
+    const QPalette light = QApplication::style()->standardPalette();
+    bool ok = true;
+    {
+        auto w = filledWindow(clock, demo);
+        ok &= save(w.get(), out, QStringLiteral("invoices.png"));
+        w->showPage(MainWindow::RefundsTab);
+        ok &= save(w.get(), out, QStringLiteral("refund-queue.png"));
+        w->showPage(MainWindow::OverviewTab);
+        w->refreshOverviewNow();
+        ok &= save(w.get(), out, QStringLiteral("overview.png"));
+
+        w->showPage(MainWindow::InvoicesTab);
+        NewInvoiceDialog *d = w->openNewInvoice();
+        d->setAsset(QStringLiteral("XMR"));
+        d->setOrderRef(QStringLiteral("POS-2219"));
+        d->setFiat(QStringLiteral("49.90"), QStringLiteral("USD"), QStringLiteral("162.50"));
+        d->resize(760, 480);
+        ok &= save(d, out, QStringLiteral("new-invoice-form.png"));
+        d->submit();
+        InvoiceRecord created = demo.invoices.first();
+        created.id = 9001;
+        created.orderRef = QStringLiteral("POS-2219");
+        created.fiatAmount = QStringLiteral("49.90");
+        created.invoice = newInvoice(*makeTerms(307'076'923'077ULL, 307'692'307ULL, Now - 47s, 900s, 180s, 10));
+        created.deposits.clear();
+        w->handleInvoiceCreated(*d->pendingRequest(), created);
+        ok &= save(d, out, QStringLiteral("new-invoice-qr.png"));
+        d->close();
+
+        SettingsDialog settings(demoConfig(), w.get());
+        settings.show();
+        settings.findChild<QTabWidget *>()->setCurrentIndex(2); // Monero
+        ok &= save(&settings, out, QStringLiteral("settings.png"));
+        w->close();
+    }
+    {
+        QApplication::setPalette(darkPalette());
+        auto w = filledWindow(clock, demo);
+        ok &= save(w.get(), out, QStringLiteral("invoices-dark.png"));
+        w->showPage(MainWindow::OverviewTab);
+        w->refreshOverviewNow();
+        ok &= save(w.get(), out, QStringLiteral("overview-dark.png"));
+        w->close();
+        QApplication::setPalette(light);
+    }
+    {
+        QTranslator translator;
+        if (!translator.load(QStringLiteral(":/i18n/settledesk_de.qm"))) {
+            std::fprintf(stderr, "the German translation is missing from the resources\n");
+            return 1;
+        }
+        QApplication::installTranslator(&translator);
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        auto w = filledWindow(clock, demo);
+        ok &= save(w.get(), out, QStringLiteral("invoices-de.png"));
+        w->close();
+    }
+    return ok ? 0 : 1;
+}
