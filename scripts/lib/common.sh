@@ -13,7 +13,8 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
     qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev libqt6svg6
     dpkg-dev)  # dpkg-shlibdeps: `--target package` computes the .deb's library dependencies
 TEST_PACKAGES=(postgresql monero xvfb poppler-utils
-    desktop-file-utils appstream systemd)  # validators for the package test (desktop entry, metainfo, unit)
+    desktop-file-utils appstream systemd  # validators for the package test (desktop entry, metainfo, unit)
+    python3 openssl)  # free_port; the PostgreSQL test cluster's throw-away TLS certificate
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {
