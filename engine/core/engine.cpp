@@ -556,7 +556,9 @@ void Engine::Private::armBoundaryTimer()
         return;
     }
     const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(**next - t).count();
-    boundaryTimer->start(int(std::clamp<qint64>(wait + 1, 0, 3'600'000)));
+    // A boundary already past belongs to an invoice whose expiry waits for a completed poll (each poll's
+    // completion sweeps again): recheck gently instead of spinning while a wallet is slow or down.
+    boundaryTimer->start(wait < 0 ? 1000 : int(std::min<qint64>(wait + 1, 3'600'000)));
 }
 
 void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
