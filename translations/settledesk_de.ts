@@ -457,13 +457,23 @@
     </message>
     <message>
         <location line="+1" />
-        <source>Copy payment link</source>
-        <translation>Zahlungslink kopieren</translation>
+        <source>Copy link</source>
+        <translation>Link kopieren</translation>
     </message>
     <message>
         <location line="+1" />
-        <source>Show QR code</source>
-        <translation>QR-Code zeigen</translation>
+        <source>Copy the payment link (with the amount still due)</source>
+        <translation>Den Zahlungslink kopieren (mit dem noch fälligen Betrag)</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>QR code</source>
+        <translation>QR-Code</translation>
+    </message>
+    <message>
+        <location line="+1" />
+        <source>Show the payment QR code for the customer</source>
+        <translation>Den Zahlungs-QR-Code für den Kunden zeigen</translation>
     </message>
     <message>
         <location line="+15" />
@@ -672,12 +682,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+142" />
-        <source>Verifying network broadcast %1</source>
-        <translation>Netzwerkübertragung wird geprüft %1</translation>
-    </message>
-    <message>
-        <location line="+1" />
+        <location filename="../ui/invoicetablemodel.cpp" line="+144" />
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
@@ -766,11 +771,17 @@ Ausgang %2</translation>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
+    <message>
+        <location filename="../ui/invoicespage.cpp" line="+91" />
+        <location filename="../ui/invoicetablemodel.cpp" line="-124" />
+        <source>%1 · verifying network broadcast</source>
+        <translation>%1 · Netzwerkübertragung wird geprüft</translation>
+    </message>
 </context>
 <context>
     <name>sd::ui::InvoicesPage</name>
     <message>
-        <location filename="../ui/invoicespage.cpp" line="+37" />
+        <location line="-54" />
         <source>Search order, address or transaction ID</source>
         <translation>Bestellung, Adresse oder Transaktions-ID suchen</translation>
     </message>
@@ -790,12 +801,7 @@ Ausgang %2</translation>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+42" />
-        <source>Verifying network broadcast %1</source>
-        <translation>Netzwerkübertragung wird geprüft %1</translation>
-    </message>
-    <message>
-        <location line="+74" />
+        <location line="+117" />
         <source>1 invoice</source>
         <translation>1 Rechnung</translation>
     </message>
@@ -819,12 +825,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+61" />
-        <location line="+512" />
+        <location line="+513" />
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-489" />
+        <location line="-490" />
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -835,12 +841,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1" />
-        <location line="+466" />
+        <location line="+467" />
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-465" />
+        <location line="-466" />
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1015,7 +1021,7 @@ Ausgang %2</translation>
         <translation>Settledesk braucht Ihre Aufmerksamkeit</translation>
     </message>
     <message>
-        <location line="+30" />
+        <location line="+31" />
         <source>Refund queue (%1)</source>
         <translation>Erstattungen (%1)</translation>
     </message>
@@ -1395,7 +1401,7 @@ Ausgang %2</translation>
         <translation>Median</translation>
     </message>
     <message>
-        <location line="+94" />
+        <location line="+95" />
         <source>Settled volume per day (%1)</source>
         <translation>Beglichenes Volumen pro Tag (%1)</translation>
     </message>

@@ -9,7 +9,7 @@ namespace sd::ui {
 
 namespace {
 constexpr qint64 DayMs = 86'400'000;
-constexpr qint64 DailyUpTo = 120 * DayMs;
+constexpr qint64 DailyUpTo = 62 * DayMs; // beyond two months daily points turn into noise
 
 QDate localDate(qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms).toLocalTime().date(); }
 } // namespace

@@ -26,7 +26,7 @@ class ChartData
 {
 public:
     enum class Bucket { Day, Week };
-    // Days for up to ~four months of data, weeks beyond, so a chart of many months stays readable.
+    // Days for up to two months of data, weeks beyond, so a chart of many months stays readable.
     static Bucket bucketFor(qint64 firstMs, qint64 lastMs);
     // The local date that starts the bucket holding `ms`.
     static QDate bucketStart(qint64 ms, Bucket bucket);

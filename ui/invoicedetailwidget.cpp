@@ -105,7 +105,6 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     m_stack->addWidget(scroll);
     auto *layout = new QVBoxLayout(page);
 
-    auto *header = new QHBoxLayout;
     m_title = new QLabel(page);
     m_title->setObjectName(QStringLiteral("detailTitle"));
     QFont big = m_title->font();
@@ -113,18 +112,19 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     big.setBold(true);
     m_title->setFont(big);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    header->addWidget(m_title, 1);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+    auto *status = new QHBoxLayout;
     m_badge = new StateBadge(page);
-    header->addWidget(m_badge);
-    layout->addLayout(header);
-
+    status->addWidget(m_badge);
     m_countdown = new QLabel(page);
     m_countdown->setObjectName(QStringLiteral("detailCountdown"));
     QFont cd = m_countdown->font();
     cd.setPointSizeF(cd.pointSizeF() * 1.15);
     m_countdown->setFont(cd);
     m_countdown->setWordWrap(true);
-    layout->addWidget(m_countdown);
+    status->addWidget(m_countdown, 1);
+    layout->addLayout(status);
 
     layout->addWidget(new QLabel(tr("Address"), page));
     m_address = new QLineEdit(page);
@@ -135,8 +135,10 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     layout->addWidget(m_address);
     auto *buttons = new QHBoxLayout;
     m_copyAddress = new QPushButton(QIcon(QStringLiteral(":/icons/copy.svg")), tr("Copy address"), page);
-    m_copyUri = new QPushButton(QIcon(QStringLiteral(":/icons/copy.svg")), tr("Copy payment link"), page);
-    m_showQr = new QPushButton(QIcon(QStringLiteral(":/icons/qr.svg")), tr("Show QR code"), page);
+    m_copyUri = new QPushButton(QIcon(QStringLiteral(":/icons/copy.svg")), tr("Copy link"), page);
+    m_copyUri->setToolTip(tr("Copy the payment link (with the amount still due)"));
+    m_showQr = new QPushButton(QIcon(QStringLiteral(":/icons/qr.svg")), tr("QR code"), page);
+    m_showQr->setToolTip(tr("Show the payment QR code for the customer"));
     buttons->addWidget(m_copyAddress);
     buttons->addWidget(m_copyUri);
     buttons->addWidget(m_showQr);
@@ -187,6 +189,7 @@ QLabel *InvoiceDetailWidget::addRow(QFormLayout *form, const QString &label)
 {
     auto *value = new QLabel(this);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    value->setWordWrap(true); // long values (a price with its rate) wrap instead of widening the panel
     form->addRow(label, value);
     return value;
 }

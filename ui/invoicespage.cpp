@@ -78,24 +78,25 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     header->setStretchLastSection(true);
     const QFontMetrics fm = fontMetrics();
     // Starting widths from the text they must hold (restored layouts override them).
-    const auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 24; };
-    header->resizeSection(InvoiceTableModel::OrderColumn, width(QStringLiteral("ORD-2024-00000")));
+    const auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 18; };
+    header->resizeSection(InvoiceTableModel::OrderColumn, width(QStringLiteral("WEB-000000")));
     header->resizeSection(InvoiceTableModel::AssetColumn, width(QStringLiteral("USDT")) + 20);
-    header->resizeSection(InvoiceTableModel::FiatColumn, width(QStringLiteral("1,234.56 USD")));
+    header->resizeSection(InvoiceTableModel::FiatColumn, width(QStringLiteral("999.99 USD")));
     header->resizeSection(InvoiceTableModel::DueColumn, width(QStringLiteral("0.000000000000")));
     header->resizeSection(InvoiceTableModel::ReceivedColumn, width(QStringLiteral("0.000000000000")));
-    header->resizeSection(InvoiceTableModel::ProgressColumn, 96);
+    header->resizeSection(InvoiceTableModel::ProgressColumn, 84);
     header->resizeSection(InvoiceTableModel::StateColumn,
                           StateBadgeDelegate::badgeSize(font(), DisplayText::stateName(InvoiceState::UnderpaidExpired))
                                   .width() + 14);
-    header->resizeSection(InvoiceTableModel::CountdownColumn, width(tr("Verifying network broadcast %1").arg(QStringLiteral("00:00"))));
+    header->resizeSection(InvoiceTableModel::CountdownColumn, width(InvoiceTableModel::tr("%1 · verifying network broadcast").arg(QStringLiteral("00:00"))));
     header->resizeSection(InvoiceTableModel::CreatedColumn, width(DisplayText::dateTime(QDateTime(QDate(2024, 12, 30), QTime(23, 59)))));
     m_detail = new InvoiceDetailWidget(clock, m_splitter);
-    m_detail->setMinimumWidth(300);
+    m_detail->setMinimumWidth(340);
     m_splitter->addWidget(m_table);
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 3);
     m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({1160, 380}); // proportions; a remembered layout replaces them
     layout->addWidget(m_splitter, 1);
 
     m_searchDelay->setSingleShot(true);

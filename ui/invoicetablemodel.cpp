@@ -139,7 +139,8 @@ QString InvoiceTableModel::countdownText(const InvoiceRow &row, const Countdown 
     switch (c.phase) {
     case Countdown::Quote: return DisplayText::countdown(c.secondsLeft);
     case Countdown::Grace:
-        return tr("Verifying network broadcast %1").arg(DisplayText::countdown(c.secondsLeft));
+        // The time first: a narrow column still shows it.
+        return tr("%1 · verifying network broadcast").arg(DisplayText::countdown(c.secondsLeft));
     case Countdown::Closing: return tr("Closing…");
     case Countdown::Confirming:
         return tr("%1 of %2 confirmations").arg(std::min(row.confirmations, row.minConfirmations)).arg(row.minConfirmations);

@@ -158,7 +158,7 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     buildActions();
     applyConfig(config);
     updateRefundTab();
-    resize(1280, 760);
+    resize(1560, 880);
     restoreLayout();
 }
 
@@ -542,8 +542,9 @@ void MainWindow::handleBackendStatus(const BackendStatus &status)
     if (!h) {
         h = new HealthIndicator(statusBar());
         h->setObjectName(QStringLiteral("health-") + status.asset.toLower());
+        // In the order the backends report, left of the database entry.
+        statusBar()->insertPermanentWidget(int(m_backends.size()), h);
         m_backends.insert(status.backend, h);
-        statusBar()->insertPermanentWidget(0, h);
     }
     h->setBackendStatus(status);
     h->refresh(DisplayText::toDateTime(m_clock->now()));

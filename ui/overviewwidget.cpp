@@ -134,12 +134,15 @@ QLineSeries *OverviewWidget::volumeSeries(const QString &asset)
 
 void OverviewWidget::fitAxis(QValueAxis *axis, double max)
 {
-    // A round upper bound so the tick labels are round numbers.
-    double top = max <= 0 ? 1.0 : max * 1.1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(top)));
-    top = std::ceil(top / magnitude) * magnitude;
-    axis->setRange(0, top);
-    axis->setTickCount(5);
+    // About four intervals of a round step (1, 2 or 5 times a power of ten), so the labels are round numbers.
+    const double wanted = (max <= 0 ? 1.0 : max * 1.1) / 4;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(wanted)));
+    const double norm = wanted / magnitude;
+    const double step = (norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * magnitude;
+    const int intervals = std::max(1, int(std::ceil((max <= 0 ? 1.0 : max * 1.05) / step)));
+    axis->setRange(0, step * intervals);
+    axis->setTickCount(intervals + 1);
+    axis->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
 }
 
 void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, ChartData::Bucket bucket)

@@ -155,9 +155,9 @@ private Q_SLOTS:
         QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("00:30"));
         QVERIFY(model.index(0, M::CountdownColumn).data(Qt::ForegroundRole).isValid()); // the last minute stands out
         clock.set(t0() + 15min);
-        QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("Verifying network broadcast 03:00"));
+        QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("03:00 · verifying network broadcast"));
         clock.set(t0() + 18min);
-        QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("Verifying network broadcast 00:00"));
+        QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("00:00 · verifying network broadcast"));
         clock.set(t0() + 18min + 1ms);
         QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("Closing…"));
         // The engine closes it; the final state replaces the countdown.

@@ -45,7 +45,7 @@ private Q_SLOTS:
         model.upsert({makeInvoice(1, QStringLiteral("XMR"), 1000, t0() - 15min)});
         QCOMPARE(model.headerData(InvoiceTableModel::OrderColumn, Qt::Horizontal).toString(), QStringLiteral("Bestellung"));
         QCOMPARE(model.index(0, InvoiceTableModel::CountdownColumn).data().toString(),
-                 QStringLiteral("Netzwerkübertragung wird geprüft 03:00"));
+                 QStringLiteral("03:00 · Netzwerkübertragung wird geprüft"));
 
         MainWindow w(Config{}, &clock);
         QCOMPARE(w.tabs()->tabText(MainWindow::InvoicesTab), QStringLiteral("Rechnungen"));

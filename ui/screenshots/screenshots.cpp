@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QHeaderView>
 #include <QLocale>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -97,8 +98,9 @@ bool save(QWidget *w, const QString &dir, const QString &name)
 
 std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &demo)
 {
+    QSettings().clear(); // each shot starts from the default layout, in its own language
     auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
-    w->resize(1480, 860);
+    w->resize(1560, 880);
     w->handleStarted(QStringLiteral("SQLite /var/lib/settledesk/shop.db"));
     for (const BackendStatus &s : demo.backends)
         w->handleBackendStatus(s);
@@ -107,13 +109,15 @@ std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &dem
     w->show();
     w->showPage(MainWindow::InvoicesTab);
     w->invoicesPage()->table()->scrollToTop();
-    for (const InvoiceRecord &r : demo.invoices)
-        if (r.id == demo.featuredInvoice) {
-            w->invoicesPage()->selectInvoice(r.id);
-            // The engine's answer to the detail request.
-            w->handleInvoiceLoaded(0, r, demo.featuredEvents);
-            w->invoicesPage()->detail();
-        }
+    // Answer the detail request as the engine would.
+    MainWindow *window = w.get();
+    QObject::connect(window, &MainWindow::invoiceRequested, window, [window, &demo](quint64 requestId, qint64 id) {
+        for (const InvoiceRecord &r : demo.invoices)
+            if (r.id == id)
+                window->handleInvoiceLoaded(requestId, r, id == demo.featuredInvoice ? demo.featuredEvents
+                                                                                     : QList<InvoiceEventRecord>{});
+    });
+    w->invoicesPage()->selectInvoice(demo.featuredInvoice);
     return w;
 }
 
@@ -125,6 +129,7 @@ int main(int argc, char *argv[])
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QCoreApplication::setOrganizationName(QStringLiteral("SettledeskScreenshots"));
     QStandardPaths::setTestModeEnabled(true); // never touch the user's remembered layout
+    QSettings().clear();                      // nor reuse the one a previous run left
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
     QDir().mkpath(out);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
