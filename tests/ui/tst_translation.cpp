@@ -2,6 +2,7 @@
 // follow the locale, and the .ts file has no unfinished or empty message.
 #include "displaytext.h"
 #include "invoicetablemodel.h"
+#include "languagesetup.h"
 #include "mainwindow.h"
 #include "testsupport.h"
 #include "uifixture.h"
@@ -28,8 +29,10 @@ private Q_SLOTS:
     {
         QVERIFY(m_translator.load(QStringLiteral(":/i18n/settledesk_de.qm")));
         QVERIFY(!m_translator.isEmpty());
-        QVERIFY(QCoreApplication::installTranslator(&m_translator));
-        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        // The way the application installs it: the --lang override, Qt's own strings, the default locale.
+        const QLocale locale = LanguageSetup::install(*qApp, QStringLiteral("de_DE"));
+        QCOMPARE(locale.language(), QLocale::German);
+        QCOMPARE(QLocale().language(), QLocale::German);
     }
 
     void stringsComeOutGerman()
@@ -49,6 +52,8 @@ private Q_SLOTS:
 
         MainWindow w(Config{}, &clock);
         QCOMPARE(w.tabs()->tabText(MainWindow::InvoicesTab), QStringLiteral("Rechnungen"));
+        // Qt's own strings (standard buttons) follow too, from qtbase_de.qm (qt6-translations-l10n).
+        QCOMPARE(QCoreApplication::translate("QPlatformTheme", "Cancel"), QStringLiteral("Abbrechen"));
         QCOMPARE(w.tabs()->tabText(MainWindow::OverviewTab), QStringLiteral("Übersicht"));
     }
 

@@ -3,6 +3,7 @@
 //   settledesk-screenshots [OUTPUT_DIR]      (default: docs/screenshots)
 // Runs on any Qt platform; use QT_QPA_PLATFORM=offscreen or xvfb-run on a machine without a display.
 #include "demodata.h"
+#include "languagesetup.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
 #include "mainwindow.h"
@@ -11,6 +12,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QHeaderView>
 #include <QLocale>
 #include <QSettings>
@@ -182,13 +184,11 @@ int main(int argc, char *argv[])
         QApplication::setPalette(light);
     }
     {
-        QTranslator translator;
-        if (!translator.load(QStringLiteral(":/i18n/settledesk_de.qm"))) {
+        if (!QFile::exists(QStringLiteral(":/i18n/settledesk_de.qm"))) {
             std::fprintf(stderr, "the German translation is missing from the resources\n");
             return 1;
         }
-        QApplication::installTranslator(&translator);
-        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        LanguageSetup::install(app, QStringLiteral("de_DE"));
         auto w = filledWindow(clock, demo);
         ok &= save(w.get(), out, QStringLiteral("invoices-de.png"));
         w->close();
