@@ -40,6 +40,11 @@ bool readInt(QSettings &s, const QString &key, T &out, qint64 min, qint64 max, Q
 
 } // namespace
 
+QStringList RatesConfig::sources()
+{
+    return {QStringLiteral("kraken"), QStringLiteral("coingecko"), QStringLiteral("manual")};
+}
+
 const AssetConfig *Config::asset(const QString &code) const
 {
     for (const AssetConfig &a : assets)
@@ -88,6 +93,28 @@ std::expected<Config, QString> Config::load(const QString &path)
     s.beginGroup(QStringLiteral("database"));
     config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
     config.databasePasswordEnv = s.value(QStringLiteral("password_env")).toString().trimmed();
+    s.endGroup();
+
+    s.beginGroup(QStringLiteral("rates"));
+    config.rates.source = s.value(QStringLiteral("source"), config.rates.source).toString().trimmed().toLower();
+    if (!RatesConfig::sources().contains(config.rates.source))
+        return std::unexpected(QStringLiteral("rates/source: \"%1\" is not one of %2")
+                                   .arg(config.rates.source, RatesConfig::sources().join(QStringLiteral(", "))));
+    config.rates.url = s.value(QStringLiteral("url")).toString().trimmed();
+    if (!readInt(s, QStringLiteral("max_age_s"), config.rates.maxAgeSecs, 1, 86400, error) ||
+        !readInt(s, QStringLiteral("request_timeout_ms"), config.rates.requestTimeoutMs, 100, 600'000, error))
+        return std::unexpected(error);
+    for (const QString &key : s.childKeys()) {
+        // manual_btc_usd = 65000.00: the rate of one BTC in USD when source=manual.
+        const QStringList parts = key.toLower().split(QLatin1Char('_'));
+        if (parts.size() != 3 || parts[0] != QLatin1String("manual"))
+            continue;
+        const QString rate = s.value(key).toString().trimmed();
+        const auto parsed = Decimal::parse(rate.toStdString());
+        if (!parsed || parsed->isZero())
+            return std::unexpected(QStringLiteral("rates/%1: \"%2\" is not a positive plain decimal number").arg(key, rate));
+        config.rates.manualRates.insert(parts[1].toUpper() + QLatin1Char('/') + parts[2].toUpper(), rate);
+    }
     s.endGroup();
 
     for (const Asset &known : AssetRegistry::instance().all()) {
@@ -140,6 +167,14 @@ std::expected<void, QString> Config::save(const QString &target) const
     s.beginGroup(QStringLiteral("database"));
     s.setValue(QStringLiteral("url"), databaseUrl);
     s.setValue(QStringLiteral("password_env"), databasePasswordEnv);
+    s.endGroup();
+    s.beginGroup(QStringLiteral("rates"));
+    s.setValue(QStringLiteral("source"), rates.source);
+    s.setValue(QStringLiteral("url"), rates.url);
+    s.setValue(QStringLiteral("max_age_s"), rates.maxAgeSecs);
+    s.setValue(QStringLiteral("request_timeout_ms"), rates.requestTimeoutMs);
+    for (auto it = rates.manualRates.cbegin(); it != rates.manualRates.cend(); ++it)
+        s.setValue(QStringLiteral("manual_") + it.key().toLower().replace(QLatin1Char('/'), QLatin1Char('_')), it.value());
     s.endGroup();
     for (const AssetConfig &a : assets) {
         s.beginGroup(sectionFor(a.asset));

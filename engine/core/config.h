@@ -5,6 +5,8 @@
 #include "invoice.h"
 
 #include <QList>
+#include <QMap>
+#include <QStringList>
 #include <QString>
 
 #include <optional>
@@ -29,6 +31,18 @@ struct AssetConfig
     QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
 };
 
+// [rates]: where the exchange rate for a new invoice comes from (engine/rates/rateprovider.h).
+struct RatesConfig
+{
+    QString source = QStringLiteral("kraken"); // source: kraken | coingecko | manual
+    QString url;                     // url: the API's base URL; empty: the source's public endpoint
+    int maxAgeSecs = 120;            // max_age_s: an older rate is refused
+    int requestTimeoutMs = 10000;    // request_timeout_ms
+    QMap<QString, QString> manualRates; // manual_<asset>_<fiat> = exact decimal, keyed "BTC/USD"
+
+    static QStringList sources();    // "kraken", "coingecko", "manual"
+};
+
 struct Config
 {
     QString path;                    // the INI file read (may not exist)
@@ -38,6 +52,7 @@ struct Config
     QString operatorName;            // [general] operator (for the audit log); default: the login name
     bool notifications = true;       // [general] notifications
     QList<AssetConfig> assets;       // one per known asset, enabled or not
+    RatesConfig rates;               // [rates]
 
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);

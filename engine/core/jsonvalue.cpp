@@ -2,6 +2,7 @@
 
 #include <QStringDecoder>
 
+#include <algorithm>
 #include <limits>
 
 namespace sd {
@@ -541,6 +542,45 @@ std::expected<std::uint64_t, QString> jsonToUInt64(const JsonValue &value)
         return std::unexpected(QStringLiteral("expected an unsigned integer, got %1").arg(got));
     }
     return *parsed;
+}
+
+std::expected<std::string, QString> jsonToPlainDecimal(const JsonValue &value)
+{
+    if (value.type() != JsonValue::Type::Number)
+        return std::unexpected(QStringLiteral("expected a decimal number, got %1").arg(value.describe()));
+    const QByteArray text = value.numberText();
+    if (text.startsWith('-'))
+        return std::unexpected(QStringLiteral("expected a non-negative number, got %1").arg(value.describe()));
+    // The parser has checked the grammar: digits [. digits] [e|E [+|-] digits].
+    const qsizetype e = std::max(text.indexOf('e'), text.indexOf('E'));
+    const QByteArray mantissa = e < 0 ? text : text.left(e);
+    long exponent = 0;
+    if (e >= 0) {
+        bool ok = false;
+        exponent = text.mid(e + 1).toLong(&ok);
+        if (!ok || exponent > 64 || exponent < -64)
+            return std::unexpected(QStringLiteral("the exponent of %1 is out of range").arg(value.describe()));
+    }
+    const qsizetype dot = mantissa.indexOf('.');
+    std::string digits = (dot < 0 ? mantissa : mantissa.left(dot) + mantissa.mid(dot + 1)).toStdString();
+    // value = digits / 10^scale
+    long scale = (dot < 0 ? 0 : long(mantissa.size() - dot - 1)) - exponent;
+    if (scale < 0) {
+        digits.append(size_t(-scale), '0');
+        scale = 0;
+    }
+    if (std::ssize(digits) <= scale)
+        digits.insert(0, size_t(scale - std::ssize(digits) + 1), '0');
+    std::string out = digits.substr(0, digits.size() - size_t(scale));
+    if (scale > 0)
+        out += '.' + digits.substr(digits.size() - size_t(scale));
+    // Leading zeros from the shifting ("00.5"): keep one digit before the point.
+    const size_t firstNonZero = out.find_first_not_of('0');
+    if (firstNonZero == std::string::npos || out[firstNonZero] == '.')
+        out.erase(0, firstNonZero == std::string::npos ? out.size() - 1 : firstNonZero - 1);
+    else
+        out.erase(0, firstNonZero);
+    return out;
 }
 
 // ---- JsonReader ----

@@ -78,6 +78,11 @@ std::expected<JsonValue, JsonParseError> parseJson(QByteArrayView text, int maxD
 // 2^64-1 (never rounds or wraps). The error says what was wrong.
 std::expected<std::uint64_t, QString> jsonToUInt64(const JsonValue &value);
 
+// A non-negative JSON number as plain decimal text with any exponent applied exactly ("1e-8" -> "0.00000001",
+// "6.7187E4" -> "67187"), for parsers of decimal amounts and rates (bcoin and CoinGecko print JavaScript
+// numbers, which use exponents). Refuses non-numbers, negatives and exponents beyond +-64.
+std::expected<std::string, QString> jsonToPlainDecimal(const JsonValue &value);
+
 // Reads typed fields out of a response, remembering the first error with its path
 // ("result.in[2].amount: expected an unsigned integer, got the number -1"). Getters return a neutral value
 // after an error, so a whole record can be read and checked once with ok().
