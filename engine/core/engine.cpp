@@ -164,6 +164,35 @@ void Engine::start()
             qCWarning(lcEngine) << "no backend for" << a.asset;
             continue;
         }
+        // Assets without address derivation (USDT) take receive addresses from the store's pool.
+        const QString poolAsset = a.asset;
+        backend->setAddressPool(AddressPoolAccess{
+            [this, poolAsset]() -> std::expected<QString, QString> {
+                if (!d->ensureStore())
+                    return std::unexpected(tr("the database is unreachable"));
+                auto leased = d->store->leaseAddress(poolAsset, d->now());
+                if (!leased) {
+                    d->storeFailed(leased.error());
+                    return std::unexpected(leased.error().message);
+                }
+                if (!*leased)
+                    return std::unexpected(tr("the %1 address pool has no free address; import more with "
+                                              "\"settledesk addresses import\"").arg(poolAsset));
+                return **leased;
+            },
+            [this, poolAsset]() -> std::expected<QStringList, QString> {
+                if (!d->ensureStore())
+                    return std::unexpected(tr("the database is unreachable"));
+                auto pool = d->store->poolAddresses(poolAsset, d->now());
+                if (!pool) {
+                    d->storeFailed(pool.error());
+                    return std::unexpected(tr("database: %1").arg(pool.error().message));
+                }
+                QStringList addresses;
+                for (const PoolAddress &p : *pool)
+                    addresses << p.address;
+                return addresses;
+            }});
         auto slot = std::make_unique<BackendSlot>();
         slot->config = a;
         slot->backend = backend;

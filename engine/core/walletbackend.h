@@ -8,6 +8,10 @@
 #include <QDateTime>
 #include <QObject>
 #include <QString>
+#include <QStringList>
+
+#include <expected>
+#include <functional>
 
 namespace sd {
 
@@ -35,6 +39,15 @@ struct WalletSnapshot
     QList<Observation> transfers;
 };
 
+// Receive addresses for a backend whose wallet cannot derive one per invoice (ERC-20 tokens): the engine
+// leases them from the store's address pool and lists the pool for watching, so the backend never touches
+// the store. Both run synchronously in the engine thread.
+struct AddressPoolAccess
+{
+    std::function<std::expected<QString, QString>()> lease;         // a free address, now leased; or why none
+    std::function<std::expected<QStringList, QString>()> addresses;  // every pool address of the asset
+};
+
 class WalletBackend : public QObject
 {
     Q_OBJECT
@@ -49,6 +62,8 @@ public:
     virtual void allocateAddress(quint64 requestId, const QString &label) = 0;
     // Asks for everything above `fromHeight` (exclusive) and the pool; answers with polled or requestFailed.
     virtual void poll(quint64 requestId, quint64 fromHeight) = 0;
+    // Given by the engine right after creation; backends that derive their own addresses ignore it.
+    virtual void setAddressPool(AddressPoolAccess pool) { Q_UNUSED(pool); }
 
 Q_SIGNALS:
     void addressAllocated(quint64 requestId, const QString &address, std::optional<quint64> index);

@@ -154,6 +154,36 @@ Migration version3()
     return m;
 }
 
+// Version 4: receive addresses the merchant imports for assets whose wallet cannot derive one per invoice
+// (USDT on Ethereum). A row is leased to one invoice at a time; whether it is free again is derived from
+// the invoice that uses it (see SqlStore::leaseAddress), so no second copy of the invoice state is kept.
+Migration version4()
+{
+    Migration m;
+    m.version = 4;
+    m.description = QStringLiteral("address pool");
+    m.common = {
+        QStringLiteral("CREATE TABLE address_pool ("
+                       " id ${id},"
+                       " asset TEXT NOT NULL,"
+                       " address TEXT NOT NULL,"
+                       // Lower case: the same address imported again in another letter case is a duplicate.
+                       " address_key TEXT NOT NULL,"
+                       " imported_at ${time} NOT NULL,"
+                       " leased_at ${time},"
+                       " CONSTRAINT address_pool_key UNIQUE (asset, address_key))"),
+        QStringLiteral("CREATE INDEX address_pool_lease ON address_pool (asset, leased_at)"),
+        // A pool address serves one invoice after another (never two whose watch overlaps: the lease sees to
+        // that), so USDT invoices may share an address over time; deposits go to the newest invoice holding
+        // it. Derived addresses (XMR, BTC) stay unique per invoice.
+        QStringLiteral("DROP INDEX invoices_asset_address"),
+        QStringLiteral("CREATE UNIQUE INDEX invoices_asset_address ON invoices (asset, address)"
+                       " WHERE address IS NOT NULL AND asset <> 'USDT'"),
+        QStringLiteral("CREATE INDEX invoices_pool_address ON invoices (asset, address, id) WHERE asset = 'USDT'"),
+    };
+    return m;
+}
+
 QString amountType(Dialect dialect, const QString &column)
 {
     if (dialect == Dialect::Sqlite)
@@ -183,7 +213,7 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4()};
     return all;
 }
 

@@ -1,7 +1,7 @@
 // The Store on SQLite or PostgreSQL: one class, the dialect differences kept in SqlSession and schema.cpp.
 // Reads are in sqlstore.cpp, the money path (recording, reversals, expiry, refund reconciliation) in
 // sqlstorerecord.cpp, the refund queue's manual actions in sqlstorerefunds.cpp, the invariant check in
-// sqlstoreverify.cpp.
+// sqlstoreverify.cpp, the address pool in sqlstorepool.cpp.
 #pragma once
 
 #include "sqlsession.h"
@@ -56,6 +56,12 @@ public:
     StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) override;
     StoreResult<QStringList> verify() override;
     StoreNotifier *changeNotifier() override;
+
+    // ---- address pool (sqlstorepool.cpp) ----
+    StoreResult<PoolImport> importAddresses(const QString &asset, const QStringList &addresses, TimePoint now) override;
+    StoreResult<std::optional<QString>> leaseAddress(const QString &asset, TimePoint now) override;
+    StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) override;
+    StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) override;
 
 private:
     SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db);

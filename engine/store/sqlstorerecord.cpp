@@ -65,7 +65,10 @@ StoreResult<std::optional<qint64>> SqlStore::invoiceIdFor(const QString &asset, 
 {
     if (address.isEmpty())
         return std::optional<qint64>();
-    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"),
+    // The newest invoice with the address: a pool address (USDT) is reused once the previous invoice's watch
+    // ended, and the money belongs to the invoice watching it now.
+    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"
+                                                  " ORDER BY id DESC LIMIT 1"),
                                    {{QStringLiteral(":asset"), asset}, {QStringLiteral(":address"), address}});
     if (!row)
         return std::unexpected(row.error());

@@ -182,6 +182,27 @@ struct InvoiceFilter
     std::optional<qint64> afterId;
 };
 
+// How long a lease holds an address before any invoice uses it: covers the moment between the lease and the
+// invoice's creation; a lease whose invoice was never created (crash, database error) frees itself after it.
+inline constexpr std::chrono::hours PoolLeaseHold{1};
+
+struct PoolImport
+{
+    int added = 0;
+    int duplicates = 0; // already in the pool: skipped
+};
+
+struct PoolAddress
+{
+    QString asset;
+    QString address;
+    QDateTime importedAt;
+    QDateTime leasedAt;              // null when never leased
+    std::optional<qint64> invoiceId; // the latest invoice that used it
+    std::optional<InvoiceState> invoiceState;
+    bool free = false;               // leaseAddress could hand it out now
+};
+
 class Store
 {
 public:
@@ -266,6 +287,20 @@ public:
     // another machine): PostgreSQL LISTEN/NOTIFY, SQLite a PRAGMA data_version poll. Lives in the store's
     // thread; polling / listening start when the first receiver connects. Owned by the store.
     virtual StoreNotifier *changeNotifier() = 0;
+
+    // ---- address pool (assets whose wallet cannot derive an address per invoice: USDT) ----
+    // An address is free when it was never leased, or its lease is older than PoolLeaseHold and no invoice
+    // of its asset uses it that is open or closed less than WatchAfterClose ago: late money to it must
+    // still reach the right invoice's refund queue before anyone else is given the address.
+    // Adds addresses (checked by the caller, e.g. with validateAddress) to an asset's pool; an address
+    // already there (in any letter case) is skipped. Empty or non-printable text is refused (Invalid).
+    virtual StoreResult<PoolImport> importAddresses(const QString &asset, const QStringList &addresses, TimePoint now) = 0;
+    // Leases the free address leased longest ago (never-leased first) in one transaction; safe against
+    // other processes (PostgreSQL: FOR UPDATE SKIP LOCKED). Empty when none is free.
+    virtual StoreResult<std::optional<QString>> leaseAddress(const QString &asset, TimePoint now) = 0;
+    virtual StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) = 0;
+    // Every pool address of an asset (all assets when empty), in import order, with its current use.
+    virtual StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) = 0;
 };
 
 } // namespace sd
