@@ -1,5 +1,6 @@
 // The wallet backends the application knows, created per enabled asset inside the engine thread.
 #include "enginehost.h"
+#include "erc20backend.h"
 #include "monerobackend.h"
 
 #include <QLoggingCategory>
@@ -13,6 +14,8 @@ BackendFactory makeBackendFactory()
             readSecret(config.walletRpcPasswordEnv, QStringLiteral("wallet/") + config.asset.toLower());
         if (config.asset == QLatin1String("XMR"))
             return new MoneroBackend(config, password, nam, parent);
+        if (config.asset == QLatin1String("USDT"))
+            return new Erc20Backend(config, password, nam, parent);
         qWarning("settledesk: no wallet backend for %s yet; its invoices cannot be created or watched",
                  qPrintable(config.asset));
         return nullptr;

@@ -1,0 +1,265 @@
+// The real engine, store (SQLite) and Erc20Backend against a real anvil node with the project's own
+// 6-decimal token: an invoice takes its address from the pool, partial payments add up, confirmations grow
+// with mined blocks until it settles at 12, a reorganisation that drops a payment makes the engine reverse
+// it, a transfer beyond 64 bits is refused with a clear error (and nothing recorded), and an empty pool
+// refuses new invoices.
+#include "anvilnode.h"
+#include "engine.h"
+#include "erc20backend.h"
+#include "testsupport.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace sd;
+using namespace sdtest;
+using namespace std::chrono_literals;
+
+namespace {
+constexpr Atomic Usdt = 1'000'000; // 6 decimals
+constexpr int Wait = 30000;        // ms; generous for a loaded 2-core machine
+const QStringList Pool = {QStringLiteral("0x000000000000000000000000000000000C0fFEE1"),
+                          QStringLiteral("0x000000000000000000000000000000000C0FFeE2")};
+} // namespace
+
+class TestEngineErc20 : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void partialPaymentsSettleAtTwelveConfirmations();
+    void reorgedOutPaymentIsReversed();
+    void amountBeyond64BitsIsRefused();
+    void emptyPoolRefusesNewInvoices();
+
+private:
+    InvoiceRecord create(const QString &amount);
+    QString createFails(const QString &amount);
+    InvoiceRecord record(qint64 id);
+    bool waitFor(qint64 id, const std::function<bool(const InvoiceRecord &)> &condition);
+
+    std::unique_ptr<AnvilNode> m_node;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<Store> m_store;
+    QString m_token;
+    QList<BackendStatus> m_statuses;
+};
+
+void TestEngineErc20::initTestCase()
+{
+    SD_REQUIRE_ANVIL();
+    Engine::registerMetaTypes();
+}
+
+void TestEngineErc20::init()
+{
+    m_node = std::make_unique<AnvilNode>();
+    // A fresh token per case: earlier cases' payments to the same pool addresses are not its events.
+    m_token = m_node->deployToken();
+    QVERIFY2(!m_token.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(!m_node->mint(m_token, QString::fromLatin1(AnvilNode::Customer), QString::number(1000 * Usdt, 16)).isEmpty(),
+             qPrintable(m_node->lastError()));
+    QVERIFY(m_node->mine());
+
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+    const QString db = QStringLiteral("sqlite:") + m_dir->filePath(QStringLiteral("usdt.db"));
+    auto store = Store::open(db, QStringLiteral("usdt-observer"));
+    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
+    m_store = std::move(*store);
+    auto imported = m_store->importAddresses(QStringLiteral("USDT"), Pool, fromQDateTime(QDateTime::currentDateTimeUtc()));
+    QVERIFY(imported && imported->added == 2);
+
+    Config c;
+    c.databaseUrl = db;
+    AssetConfig usdt;
+    usdt.asset = QStringLiteral("USDT");
+    usdt.enabled = true;
+    usdt.walletRpcUrl = m_node->url();
+    usdt.extra1 = m_token;
+    usdt.minConfirmations = 12;
+    usdt.reorgDepth = 10;
+    usdt.pollIntervalMs = 200;
+    usdt.quoteWindow = 600s;
+    usdt.graceWindow = 600s;
+    c.assets.push_back(usdt);
+    m_engine = std::make_unique<Engine>(c);
+    m_engine->setBackendFactory([](const AssetConfig &a, QNetworkAccessManager *nam, QObject *parent) {
+        return new Erc20Backend(a, QString(), nam, parent);
+    });
+    m_statuses.clear();
+    connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
+    QSignalSpy started(m_engine.get(), &Engine::started);
+    m_engine->start();
+    QCOMPARE(started.count(), 1);
+}
+
+void TestEngineErc20::cleanup()
+{
+    if (m_engine)
+        m_engine->stop();
+    m_engine.reset();
+    m_store.reset();
+    m_dir.reset();
+    m_node.reset();
+}
+
+InvoiceRecord TestEngineErc20::create(const QString &amount)
+{
+    CreateInvoiceRequest r;
+    r.requestId = 7;
+    r.asset = QStringLiteral("USDT");
+    r.orderRef = QStringLiteral("usdt ") + QString::fromLatin1(QTest::currentTestFunction());
+    r.cryptoAmount = amount;
+    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
+    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
+    m_engine->createInvoice(r);
+    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait) || created.isEmpty())
+        qFatal("invoice creation failed: %s", failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(1).toString()));
+    return created.first().at(1).value<InvoiceRecord>();
+}
+
+QString TestEngineErc20::createFails(const QString &amount)
+{
+    CreateInvoiceRequest r;
+    r.requestId = 8;
+    r.asset = QStringLiteral("USDT");
+    r.cryptoAmount = amount;
+    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
+    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
+    m_engine->createInvoice(r);
+    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait))
+        return QStringLiteral("(no answer)");
+    return failed.isEmpty() ? QString() : failed.first().at(1).toString();
+}
+
+InvoiceRecord TestEngineErc20::record(qint64 id)
+{
+    auto r = m_store->invoice(id);
+    if (!r)
+        qFatal("invoice %lld: %s", id, qPrintable(r.error().message));
+    return *r;
+}
+
+bool TestEngineErc20::waitFor(qint64 id, const std::function<bool(const InvoiceRecord &)> &condition)
+{
+    return QTest::qWaitFor([&] { return condition(record(id)); }, Wait);
+}
+
+void TestEngineErc20::partialPaymentsSettleAtTwelveConfirmations()
+{
+    const InvoiceRecord inv = create(QStringLiteral("10"));
+    QCOMPARE(inv.address, Pool.at(0)); // the pool's first address, as imported (EIP-55 case kept)
+    QVERIFY(!inv.addressIndex);
+    const QString customer = QString::fromLatin1(AnvilNode::Customer);
+
+    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 4 * Usdt).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::PartiallyPaid; }));
+    QCOMPARE(record(inv.id).invoice.received(), 4 * Usdt);
+    QCOMPARE(record(inv.id).deposits.size(), 1);
+    QCOMPARE(record(inv.id).deposits.at(0).deposit.confirmations, 1u);
+
+    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 6 * Usdt).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
+    QCOMPARE(record(inv.id).invoice.received(), 10 * Usdt);
+
+    // Confirmations follow the chain: head - block + 1.
+    QVERIFY(m_node->mine(5));
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) {
+        QList<std::uint32_t> c;
+        for (const DepositRecord &d : r.deposits)
+            c << d.deposit.confirmations;
+        std::sort(c.begin(), c.end());
+        return c == QList<std::uint32_t>{6, 7};
+    }));
+    QCOMPARE(record(inv.id).invoice.state, InvoiceState::Confirming);
+    QVERIFY(m_node->mine(5)); // the later payment has 11: not yet
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) {
+        return std::any_of(r.deposits.cbegin(), r.deposits.cend(), [](const DepositRecord &d) { return d.deposit.confirmations == 11; });
+    }));
+    QCOMPARE(record(inv.id).invoice.state, InvoiceState::Confirming);
+    QVERIFY(m_node->mine(1));
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Settled; }));
+    const InvoiceRecord settled = record(inv.id);
+    for (const DepositRecord &d : settled.deposits) {
+        QCOMPARE(d.address, Pool.at(0));
+        QVERIFY(d.height.has_value());
+        QCOMPARE(d.blockHash.size(), 66);
+        QCOMPARE(QString::fromStdString(d.deposit.key.output), QStringLiteral("0")); // one Transfer log per tx
+    }
+    // The second invoice gets the other address: the first is held by this one's watch.
+    QCOMPARE(create(QStringLiteral("1")).address, Pool.at(1));
+}
+
+void TestEngineErc20::reorgedOutPaymentIsReversed()
+{
+    const InvoiceRecord inv = create(QStringLiteral("5"));
+    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 5 * Usdt).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(m_node->mine(2));
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) {
+        return r.invoice.state == InvoiceState::Confirming && !r.deposits.isEmpty() && r.deposits.at(0).deposit.confirmations == 3;
+    }));
+    const QString blockHashBefore = record(inv.id).deposits.at(0).blockHash;
+
+    // The last 3 blocks are replaced by empty ones at the same heights (anvil sends no removed:true).
+    const auto headBefore = m_node->head();
+    QVERIFY(m_node->reorg(3));
+    QCOMPARE(m_node->head(), headBefore);
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::AwaitingPayment; }));
+    const InvoiceRecord after = record(inv.id);
+    QCOMPARE(after.invoice.received(), Atomic(0));
+    QCOMPARE(after.deposits.size(), 1);
+    QCOMPARE(after.deposits.at(0).deposit.status, DepositStatus::Reversed);
+    QCOMPARE(after.deposits.at(0).blockHash, blockHashBefore);
+}
+
+void TestEngineErc20::amountBeyond64BitsIsRefused()
+{
+    const InvoiceRecord inv = create(QStringLiteral("1"));
+    QVERIFY(waitFor(inv.id, [this](const InvoiceRecord &) {
+        return !m_statuses.isEmpty() && m_statuses.last().health == BackendHealth::Ok;
+    }));
+    const QString snapshot = m_node->snapshot();
+    QVERIFY(!snapshot.isEmpty());
+    // 2^64 base units: one more than Settledesk's amounts can hold.
+    QVERIFY(!m_node->mint(m_token, inv.address, QStringLiteral("10000000000000000")).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(QTest::qWaitFor([this] {
+        return !m_statuses.isEmpty() && m_statuses.last().health != BackendHealth::Ok
+            && m_statuses.last().lastError.contains(QStringLiteral("does not fit 64 bits"));
+    }, Wait));
+    const QString error = m_statuses.last().lastError;
+    QVERIFY2(error.contains(QStringLiteral("0x10000000000000000")) && error.contains(inv.address.toLower()), qPrintable(error));
+    QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
+    QVERIFY(record(inv.id).deposits.isEmpty());
+    auto refunds = m_store->refunds();
+    QVERIFY(refunds && refunds->isEmpty());
+
+    // Gone from the chain (evm_revert), the wallet is healthy again and an ordinary payment counts.
+    QVERIFY(m_node->revert(snapshot));
+    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, Usdt).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
+    QVERIFY(QTest::qWaitFor([this] { return m_statuses.last().health == BackendHealth::Ok; }, Wait));
+}
+
+void TestEngineErc20::emptyPoolRefusesNewInvoices()
+{
+    create(QStringLiteral("1"));
+    create(QStringLiteral("1"));
+    const QString error = createFails(QStringLiteral("1"));
+    QVERIFY2(error.contains(QStringLiteral("no free address")) && error.contains(QStringLiteral("addresses import")), qPrintable(error));
+    auto free = m_store->countFreeAddresses(QStringLiteral("USDT"), fromQDateTime(QDateTime::currentDateTimeUtc()));
+    QVERIFY(free && *free == 0);
+}
+
+QTEST_GUILESS_MAIN(TestEngineErc20)
+#include "tst_engine_erc20.moc"
