@@ -129,7 +129,7 @@ private Q_SLOTS:
             QVERIFY2(!rate, qPrintable(rate.value_or(QString())));
             QVERIFY(!rate.error().isEmpty());
         } else {
-            QVERIFY2(rate, qPrintable(rate.error()));
+            QVERIFY2(rate, qPrintable(rate ? QString() : rate.error()));
             QCOMPARE(*rate, expected);
         }
     }
@@ -364,7 +364,7 @@ private Q_SLOTS:
             f.write("[rates]\nsource=coingecko\nurl=http://127.0.0.1:1/\nmax_age_s=300\nmanual_btc_eur=61000.25\n");
         }
         auto config = Config::load(path);
-        QVERIFY2(config, qPrintable(config.error()));
+        QVERIFY2(config, qPrintable(config ? QString() : config.error()));
         QCOMPARE(config->rates.source, QStringLiteral("coingecko"));
         QCOMPARE(config->rates.url, QStringLiteral("http://127.0.0.1:1/"));
         QCOMPARE(config->rates.maxAgeSecs, 300);

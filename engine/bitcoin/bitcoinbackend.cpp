@@ -1,0 +1,161 @@
+#include "bitcoinbackend.h"
+
+#include <QSet>
+
+#include <algorithm>
+#include <limits>
+
+namespace sd {
+
+namespace {
+
+// Unix times above this are not times a wallet can report (year 2286).
+constexpr quint64 MaxTimestamp = 9999999999ULL;
+// bcoin lists its history oldest first from `skip`: one page this large is all of a test wallet's history.
+constexpr quint32 BcoinHistoryPage = 100000;
+
+} // namespace
+
+BitcoinBackend::BitcoinBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                               Options options, QObject *parent)
+    : WalletBackend(parent), m_config(config), m_options(std::move(options))
+{
+    BitcoinWalletClient::Options o;
+    o.walletUrl = QUrl(config.walletRpcUrl);
+    o.nodeUrl = m_options.nodeUrl;
+    o.user = config.walletRpcUser;
+    o.password = password;
+    o.cookieFile = m_options.cookieFile.isEmpty() ? config.extra2 : m_options.cookieFile;
+    o.timeoutMs = config.requestTimeoutMs;
+    m_client = new BitcoinWalletClient(nam, std::move(o), this);
+}
+
+QString BitcoinBackend::backendId() const
+{
+    return QStringLiteral("btc:") + QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo);
+}
+
+QString BitcoinBackend::asset() const
+{
+    return QStringLiteral("BTC");
+}
+
+void BitcoinBackend::allocateAddress(quint64 requestId, const QString &label)
+{
+    // bcoin's getnewaddress names an account (which must exist), not a label: its default account is used.
+    const QString argument = m_options.dialect == Dialect::Bcoin ? QString() : label;
+    m_client->getNewAddress(argument, [this, requestId](RpcResult<QString> address) {
+        if (!address)
+            return failed(requestId, address.error());
+        Q_EMIT addressAllocated(requestId, *address, std::nullopt);
+    });
+}
+
+void BitcoinBackend::poll(quint64 requestId, quint64 fromHeight)
+{
+    m_client->getBlockCount([this, requestId, fromHeight](RpcResult<quint64> tip) {
+        if (!tip)
+            return failed(requestId, tip.error());
+        const quint64 tipHeight = *tip;
+        m_client->getBlockHash(tipHeight, [this, requestId, fromHeight, tipHeight](RpcResult<QString> tipHash) {
+            if (!tipHash)
+                return failed(requestId, tipHash.error());
+            // listsinceblock from the block at fromHeight lists what is above it (Bitcoin Core) and the pool;
+            // a reorg below it is covered by the engine choosing fromHeight deep enough.
+            const quint64 base = std::min(fromHeight, tipHeight);
+            m_client->getBlockHash(base, [this, requestId, fromHeight, tipHeight, tip = *tipHash](RpcResult<QString> baseHash) {
+                if (!baseHash)
+                    return failed(requestId, baseHash.error());
+                m_client->listSinceBlock(*baseHash, [this, requestId, fromHeight, tipHeight, tip](RpcResult<BitcoinSinceBlock> since) {
+                    if (!since)
+                        return failed(requestId, since.error());
+                    const QString who = QStringLiteral("Bitcoin wallet RPC %1 (listsinceblock)")
+                                            .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
+                    const auto finish = [this, requestId, fromHeight, tipHeight, tip, who,
+                                         since = *since](const QList<BitcoinReceive> &pool) {
+                        auto snapshot = buildSnapshot(since, pool, fromHeight, tipHeight, tip, who);
+                        if (!snapshot)
+                            return failed(requestId, snapshot.error());
+                        Q_EMIT polled(requestId, *snapshot);
+                    };
+                    if (m_options.dialect != Dialect::Bcoin)
+                        return finish({});
+                    m_client->listTransactions(BcoinHistoryPage, 0, [this, requestId, finish](RpcResult<QList<BitcoinReceive>> all) {
+                        if (!all)
+                            return failed(requestId, all.error());
+                        QList<BitcoinReceive> pool;
+                        for (const BitcoinReceive &r : *all)
+                            if (r.confirmations == 0)
+                                pool.append(r);
+                        finish(pool);
+                    });
+                });
+            });
+        });
+    });
+}
+
+RpcResult<WalletSnapshot> BitcoinBackend::buildSnapshot(const BitcoinSinceBlock &since, const QList<BitcoinReceive> &extraPool,
+                                                        quint64 fromHeight, quint64 tipHeight, const QString &tipHash,
+                                                        const QString &who)
+{
+    const auto protocol = [&who](const QString &why) {
+        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
+    };
+    WalletSnapshot snapshot;
+    snapshot.fromHeight = fromHeight;
+    snapshot.chainHeight = tipHeight;
+    snapshot.tipHash = tipHash;
+
+    QSet<std::pair<QString, quint32>> keys;
+    QList<Observation> mined, pool;
+    const auto observe = [&](const BitcoinReceive &t, bool fromPoolList) -> std::optional<QString> {
+        // Not money the wallet holds: double-spent by a mined transaction (negative confirmations),
+        // abandoned, or replaced by a fee bump (the replacement is listed under its own txid).
+        if (t.confirmations < 0 || t.abandoned || !t.replacedByTxid.isEmpty())
+            return std::nullopt;
+        const bool isMined = t.confirmations > 0 && t.blockHeight.has_value();
+        if (isMined && *t.blockHeight <= fromHeight)
+            return std::nullopt; // bcoin's listsinceblock includes the block it starts from
+        const auto key = std::pair(t.txid, t.vout);
+        if (keys.contains(key)) {
+            if (fromPoolList)
+                return std::nullopt; // bcoin: also in listsinceblock
+            return QStringLiteral("output %1:%2 listed twice").arg(t.txid).arg(t.vout);
+        }
+        keys.insert(key);
+        if (t.time > MaxTimestamp)
+            return QStringLiteral("transaction %1 has an impossible time %2").arg(t.txid).arg(t.time);
+        Observation o;
+        o.asset = QStringLiteral("BTC");
+        o.key = DepositKey{t.txid.toStdString(), QString::number(t.vout).toStdString()};
+        o.amount = t.amount;
+        o.effectiveAt = TimePoint(std::chrono::milliseconds(qint64(t.time) * 1000));
+        o.address = t.address;
+        if (isMined) {
+            o.height = *t.blockHeight;
+            o.blockHash = t.blockHash;
+            o.confirmations = std::uint32_t(std::min<qint64>(t.confirmations, std::numeric_limits<std::uint32_t>::max()));
+            snapshot.chainHeight = std::max(snapshot.chainHeight, *t.blockHeight);
+        }
+        (isMined ? mined : pool).append(o);
+        return std::nullopt;
+    };
+    for (const BitcoinReceive &t : since.transactions)
+        if (auto error = observe(t, false))
+            return protocol(*error);
+    for (const BitcoinReceive &t : extraPool)
+        if (auto error = observe(t, true))
+            return protocol(*error);
+    // since.removed is deliberately not used: a reorged-out payment is absent unless it is listed again
+    // (back in the pool or mined anew), and the engine reverses what is absent.
+    const auto byHeightThenKey = [](const Observation &a, const Observation &b) {
+        return std::tie(a.height, a.key) < std::tie(b.height, b.key);
+    };
+    std::sort(mined.begin(), mined.end(), byHeightThenKey);
+    std::sort(pool.begin(), pool.end(), byHeightThenKey);
+    snapshot.transfers = mined + pool;
+    return snapshot;
+}
+
+} // namespace sd

@@ -1,0 +1,63 @@
+// The Bitcoin backend: one Bitcoin Core wallet, a fresh labelled address per invoice, polled with
+// listsinceblock from the block at the engine's re-examination height.
+#pragma once
+
+#include "bitcoinwalletclient.h"
+#include "config.h"
+#include "walletbackend.h"
+
+class QNetworkAccessManager;
+
+namespace sd {
+
+// Bitcoin Core is the wallet merchants run. bcoin (the regtest node the tests can run here) differs:
+// getnewaddress takes an account, not a label; listsinceblock lists no unconfirmed transactions; block
+// queries are on a separate node port.
+enum class BitcoinDialect : std::uint8_t { BitcoinCore, Bcoin };
+
+struct BitcoinBackendOptions
+{
+    BitcoinDialect dialect = BitcoinDialect::BitcoinCore;
+    QUrl nodeUrl;       // empty: the wallet URL
+    QString cookieFile; // Bitcoin Core's .cookie instead of a user and password; empty: config.extra2
+};
+
+class BitcoinBackend : public WalletBackend
+{
+    Q_OBJECT
+public:
+    using Dialect = BitcoinDialect;
+    using Options = BitcoinBackendOptions;
+
+    // `nam` belongs to the engine thread and must outlive the backend. `password` is the RPC password
+    // (basic auth with config.walletRpcUser); config.extra2 is the cookie file (cookie_file) when set.
+    BitcoinBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                   Options options = {}, QObject *parent = nullptr);
+
+    QString backendId() const override; // "btc:" + wallet RPC URL (without any user:password@)
+    QString asset() const override;     // "BTC"
+
+    // getnewaddress <label>; answers with the address and no index.
+    void allocateAddress(quint64 requestId, const QString &label) override;
+    // getblockcount, getblockhash (tip and fromHeight), listsinceblock <hash at fromHeight> 1 false true
+    // (plus listtransactions for bcoin's unconfirmed receives).
+    void poll(quint64 requestId, quint64 fromHeight) override;
+
+    BitcoinWalletClient *client() { return m_client; }
+
+    // The snapshot for one poll: one observation per (txid, vout) mined above fromHeight or unconfirmed.
+    // Conflicted (negative confirmations), abandoned and RBF-replaced transactions are left out, as are the
+    // `removed` entries of a reorg, so the engine reverses what it held of them. Pure; public for tests.
+    static RpcResult<WalletSnapshot> buildSnapshot(const BitcoinSinceBlock &since, const QList<BitcoinReceive> &extraPool,
+                                                   quint64 fromHeight, quint64 tipHeight, const QString &tipHash,
+                                                   const QString &who);
+
+private:
+    void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, error.message); }
+
+    AssetConfig m_config;
+    Options m_options;
+    BitcoinWalletClient *m_client;
+};
+
+} // namespace sd
