@@ -15,6 +15,7 @@ BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
 TEST_PACKAGES=(postgresql monero xvfb poppler-utils
     desktop-file-utils appstream systemd  # validators for the package test (desktop entry, metainfo, unit)
     python3 openssl)  # free_port; the PostgreSQL test cluster's throw-away TLS certificate
+TEST_PACKAGES+=(nodejs curl)  # bcoin (Bitcoin regtest node; npm comes with NodeSource nodejs, else bitcoin.sh installs it)
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {
