@@ -6,6 +6,7 @@
 #include "jsonformat.h"
 #include "refundcommand.h"
 #include "reportcommand.h"
+#include "addresscommand.h"
 #include "store.h"
 
 #include <QCommandLineParser>
@@ -24,7 +25,7 @@ namespace sd {
 
 namespace {
 
-const QStringList Commands = {QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
+const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
                               QStringLiteral("report")};
 // Options that take a value, so that a value is never mistaken for a command word.
 const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db"),       QStringLiteral("state"),
@@ -392,6 +393,7 @@ int usage()
                        "  refunds apply ID            accept late money for its invoice\n"
                        "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
+                       "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n\n"
                        "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused.\n"));
     return ExitOk;
@@ -427,6 +429,8 @@ int runCli(const QStringList &arguments)
             return runInvoiceList(arguments);
         return fail(ExitUsage, QStringLiteral("usage: settledesk invoice create|show|list ... (--help for each)"));
     }
+    if (command == QLatin1String("addresses"))
+        return runAddressCommand(arguments);
     if (command == QLatin1String("report"))
         return runReportCommand(arguments);
     if (command == QLatin1String("refunds")) {

@@ -1,0 +1,184 @@
+#include "addresscommand.h"
+
+#include "addressvalidator.h"
+#include "cli.h"
+#include "config.h"
+#include "store.h"
+
+#include <QCommandLineParser>
+#include <QDateTime>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace sd {
+
+namespace {
+
+// The assets whose receive addresses come from the pool.
+const QStringList PoolAssets = {QStringLiteral("USDT")};
+
+int fail(int code, const QString &message)
+{
+    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
+    return code;
+}
+
+void out(const QString &text)
+{
+    std::fprintf(stdout, "%s\n", text.toUtf8().constData());
+    std::fflush(stdout);
+}
+
+int storeFailure(const StoreError &e)
+{
+    return fail(e.kind == StoreError::Unreachable ? ExitUnreachable : e.kind == StoreError::Invalid ? ExitUsage : ExitRefused,
+                e.message);
+}
+
+// One address a line; blank lines and lines starting with # are skipped. Every line is checked before
+// anything is written: one bad line refuses the whole file, so a typo never half-imports a list.
+int import(Store &store, const QString &asset, const QString &fileName, bool json)
+{
+    QFile file(fileName);
+    const bool opened = fileName == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly | QIODevice::Text)
+                                                       : file.open(QIODevice::ReadOnly | QIODevice::Text);
+    if (!opened)
+        return fail(ExitUsage, QStringLiteral("cannot read %1: %2").arg(fileName, file.errorString()));
+    QStringList addresses, problems;
+    QTextStream in(&file);
+    for (int lineNo = 1; !in.atEnd(); ++lineNo) {
+        const QString line = in.readLine().trimmed();
+        if (line.isEmpty() || line.startsWith(u'#'))
+            continue;
+        const AddressVerdict verdict = validateAddress(asset, line);
+        if (!verdict.valid)
+            problems << QStringLiteral("%1:%2: \"%3\": %4").arg(fileName).arg(lineNo).arg(line.left(80), verdict.error);
+        else if (line.mid(2).count(u'0') == 40)
+            problems << QStringLiteral("%1:%2: the zero address cannot receive payments").arg(fileName).arg(lineNo);
+        else
+            addresses << eip55Checksummed(line); // one spelling, whatever case the list used
+    }
+    if (!problems.isEmpty())
+        return fail(ExitUsage, QStringLiteral("nothing imported; fix these lines:\n  %1")
+                                   .arg(problems.mid(0, 20).join(QStringLiteral("\n  "))
+                                        + (problems.size() > 20 ? QStringLiteral("\n  ... and %1 more").arg(problems.size() - 20) : QString())));
+    if (addresses.isEmpty())
+        return fail(ExitUsage, QStringLiteral("%1 lists no addresses").arg(fileName));
+    const TimePoint now = fromQDateTime(QDateTime::currentDateTimeUtc());
+    auto imported = store.importAddresses(asset, addresses, now);
+    if (!imported)
+        return storeFailure(imported.error());
+    auto free = store.countFreeAddresses(asset, now);
+    if (!free)
+        return storeFailure(free.error());
+    if (json)
+        out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("asset"), asset},
+                                                        {QStringLiteral("added"), imported->added},
+                                                        {QStringLiteral("duplicates"), imported->duplicates},
+                                                        {QStringLiteral("free"), *free}})
+                                  .toJson(QJsonDocument::Indented)));
+    else
+        out(QStringLiteral("%1: imported %2 address(es), %3 already in the pool; %4 free")
+                .arg(asset).arg(imported->added).arg(imported->duplicates).arg(*free));
+    return ExitOk;
+}
+
+int list(Store &store, const QString &asset, bool json)
+{
+    auto pool = store.poolAddresses(asset, fromQDateTime(QDateTime::currentDateTimeUtc()));
+    if (!pool)
+        return storeFailure(pool.error());
+    if (json) {
+        QJsonArray rows;
+        for (const PoolAddress &a : *pool) {
+            QJsonObject o{{QStringLiteral("asset"), a.asset},
+                          {QStringLiteral("address"), a.address},
+                          {QStringLiteral("free"), a.free},
+                          {QStringLiteral("imported_at"), a.importedAt.toString(Qt::ISODateWithMs)},
+                          {QStringLiteral("leased_at"), a.leasedAt.isNull() ? QJsonValue() : QJsonValue(a.leasedAt.toString(Qt::ISODateWithMs))},
+                          {QStringLiteral("invoice_id"), a.invoiceId ? QJsonValue(double(*a.invoiceId)) : QJsonValue()},
+                          {QStringLiteral("invoice_state"),
+                           a.invoiceState ? QJsonValue(QString::fromUtf8(name(*a.invoiceState).data())) : QJsonValue()}};
+            rows.append(o);
+        }
+        out(QString::fromUtf8(QJsonDocument(rows).toJson(QJsonDocument::Indented)));
+        return ExitOk;
+    }
+    int free = 0;
+    for (const PoolAddress &a : *pool) {
+        free += a.free ? 1 : 0;
+        QString use = a.free ? QStringLiteral("free") : QStringLiteral("leased");
+        if (a.invoiceId)
+            use += QStringLiteral(" (invoice %1, %2)").arg(*a.invoiceId).arg(QString::fromUtf8(name(a.invoiceState.value_or(InvoiceState::AwaitingPayment)).data()));
+        out(QStringLiteral("%1  %2  %3").arg(a.asset, a.address, use));
+    }
+    out(QStringLiteral("%1 address(es), %2 free").arg(pool->size()).arg(free));
+    return ExitOk;
+}
+
+} // namespace
+
+int runAddressCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The receive-address pool (USDT: the merchant's own addresses, one leased per invoice and not given to\n"
+        "another invoice until the first one's watch ended, 7 days after it closed):\n"
+        "  addresses import --asset USDT [FILE]   add the addresses in FILE (one a line, EIP-55 checked; - for\n"
+        "                                         stdin; default: [usdt] address_pool_file); duplicates skipped\n"
+        "  addresses list [--asset USDT]          every pool address and what uses it"));
+    parser.addHelpOption();
+    QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
+    QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
+    QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    QCommandLineOption assetOption(QStringLiteral("asset"), QStringLiteral("The pool's asset (USDT)."), QStringLiteral("ASSET"));
+    parser.addOptions({config, db, json, assetOption});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Addresses to import, one a line."));
+    if (!parser.parse(arguments))
+        return fail(ExitUsage, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out(parser.helpText());
+        return ExitOk;
+    }
+    const QStringList words = parser.positionalArguments(); // "addresses", action, [FILE]
+    const QString action = words.value(1);
+    if (action != QLatin1String("import") && action != QLatin1String("list"))
+        return fail(ExitUsage, QStringLiteral("usage: settledesk addresses import|list ... (--help)"));
+    const QString asset = parser.value(assetOption).trimmed().toUpper();
+    if (action == QLatin1String("import") && asset.isEmpty())
+        return fail(ExitUsage, QStringLiteral("--asset is required (USDT)"));
+    if (!asset.isEmpty() && !PoolAssets.contains(asset))
+        return fail(ExitUsage, QStringLiteral("%1 has no address pool: its wallet derives an address per invoice (pools: %2)")
+                                   .arg(asset, PoolAssets.join(QStringLiteral(", "))));
+    if (words.size() > (action == QLatin1String("import") ? 3 : 2))
+        return fail(ExitUsage, QStringLiteral("too many arguments (--help)"));
+
+    auto cfg = Config::load(parser.value(config));
+    if (!cfg)
+        return fail(ExitUsage, cfg.error());
+    if (parser.isSet(db))
+        cfg->databaseUrl = parser.value(db);
+    QString fileName = words.value(2);
+    if (action == QLatin1String("import") && fileName.isEmpty()) {
+        const AssetConfig *a = cfg->asset(asset);
+        fileName = a ? a->extra2 : QString();
+        if (fileName.isEmpty())
+            return fail(ExitUsage, QStringLiteral("give a FILE, or set address_pool_file in [%1]").arg(asset.toLower()));
+    }
+
+    const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
+                                 ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database")) : QString();
+    auto store = Store::open(cfg->databaseUrl, QStringLiteral("settledesk-addresses"), password);
+    if (!store)
+        return fail(store.error().kind == StoreError::Invalid ? ExitUsage : ExitUnreachable, store.error().message);
+    if (action == QLatin1String("import"))
+        return import(**store, asset, fileName, parser.isSet(json));
+    return list(**store, asset, parser.isSet(json));
+}
+
+} // namespace sd
