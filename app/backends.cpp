@@ -1,4 +1,5 @@
 // The wallet backends the application knows, created per enabled asset inside the engine thread.
+#include "bitcoinbackend.h"
 #include "enginehost.h"
 #include "erc20backend.h"
 #include "monerobackend.h"
@@ -14,6 +15,8 @@ BackendFactory makeBackendFactory()
             readSecret(config.walletRpcPasswordEnv, QStringLiteral("wallet/") + config.asset.toLower());
         if (config.asset == QLatin1String("XMR"))
             return new MoneroBackend(config, password, nam, parent);
+        if (config.asset == QLatin1String("BTC"))
+            return new BitcoinBackend(config, password, nam, {}, parent); // Bitcoin Core; cookie_file = extra2
         if (config.asset == QLatin1String("USDT"))
             return new Erc20Backend(config, password, nam, parent);
         qWarning("settledesk: no wallet backend for %s yet; its invoices cannot be created or watched",

@@ -127,6 +127,9 @@ std::expected<Config, QString> Config::load(const QString &path)
         a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
         a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
         a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        // Bitcoin Core's cookie file (used when no wallet_rpc_user is set) is BTC's backend-specific path.
+        if (a.asset == QLatin1String("BTC"))
+            a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
         a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
         qint64 quote = a.quoteWindow.count(), grace = a.graceWindow.count();
         const bool ok = readInt(s, QStringLiteral("account_index"), a.accountIndex, 0, 1'000'000, error) &&
@@ -193,7 +196,7 @@ std::expected<void, QString> Config::save(const QString &target) const
         if (!a.extra1.isEmpty())
             s.setValue(QStringLiteral("token_contract"), a.extra1);
         if (!a.extra2.isEmpty())
-            s.setValue(QStringLiteral("address_pool_file"), a.extra2);
+            s.setValue(a.asset == QLatin1String("BTC") ? QStringLiteral("cookie_file") : QStringLiteral("address_pool_file"), a.extra2);
         s.endGroup();
     }
     s.sync();

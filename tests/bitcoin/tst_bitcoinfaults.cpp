@@ -2,6 +2,7 @@
 // (listsinceblock after a reorg with `removed` entries, an RBF replacement, conflicted transactions, the
 // extremes of BTC amounts) and the faults a real node does not make on demand (401, HTML, malformed bodies).
 #include "bitcoinbackend.h"
+#include "config.h"
 #include "faultserver.h"
 #include "regtest.h"
 #include "testsupport.h"
@@ -311,6 +312,28 @@ private Q_SLOTS:
         address = allocateOnce(backend, QStringLiteral("INV-3"), 5000);
         QVERIFY(!address);
         QVERIFY2(address.error().contains(QLatin1String("cookie file")), qPrintable(address.error()));
+    }
+
+    void cookieFileFromConfig()
+    {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("settledesk.ini"));
+        QFile f(ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[btc]\nwallet_rpc_url=http://127.0.0.1:8332/wallet/shop\ncookie_file=/var/lib/bitcoind/regtest/.cookie\n");
+        f.close();
+        auto config = Config::load(ini);
+        QVERIFY2(config, qPrintable(config ? QString() : config.error()));
+        const AssetConfig *btc = config->asset(QStringLiteral("BTC"));
+        QVERIFY(btc && btc->enabled);
+        QCOMPARE(btc->extra2, QStringLiteral("/var/lib/bitcoind/regtest/.cookie"));
+        QNetworkAccessManager nam;
+        BitcoinBackend backend(*btc, QString(), &nam);
+        QCOMPARE(backend.client()->options().cookieFile, btc->extra2);
+        QCOMPARE(backend.backendId(), QStringLiteral("btc:http://127.0.0.1:8332/wallet/shop"));
+        const QString copy = dir.filePath(QStringLiteral("copy.ini"));
+        QVERIFY(config->save(copy));
+        QCOMPARE(Config::load(copy)->asset(QStringLiteral("BTC"))->extra2, btc->extra2);
     }
 
     void faults_data()
