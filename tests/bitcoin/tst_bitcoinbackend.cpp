@@ -2,27 +2,13 @@
 // wallet RPC is bitcoind-compatible where a monitor needs it (getnewaddress, listsinceblock,
 // listtransactions). The customer pays over bcoin's wallet REST API; blocks are mined on the node RPC.
 // What bcoin cannot do like Bitcoin Core (labels, reorg `removed` entries, RBF) is in tst_bitcoinfaults.
-#include "bitcoinbackend.h"
+#include "bcoinnode.h"
 #include "regtest.h"
 #include "testsupport.h"
-
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QSignalSpy>
-#include <QTest>
 
 using namespace sd;
 using sd::test::allocateOnce;
 using sd::test::pollOnce;
-
-namespace {
-
-QString env(const char *name)
-{
-    return qEnvironmentVariable(name);
-}
-
-} // namespace
 
 class TestBitcoinBackend : public QObject
 {
@@ -30,69 +16,17 @@ class TestBitcoinBackend : public QObject
 
 private:
     QNetworkAccessManager m_nam;
-    QUrl m_nodeUrl, m_walletUrl;
-    QString m_apiKey, m_customer;
+    BcoinNode m_node;
     std::unique_ptr<BitcoinBackend> m_backend;
 
-    // One HTTP exchange with the node or the wallet (basic auth, any user name); the parsed JSON answer.
-    std::expected<JsonValue, QString> http(const QUrl &url, const QByteArray &verb, const QByteArray &body)
-    {
-        QNetworkRequest request(url);
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        request.setRawHeader("Authorization", "Basic " + ("x:" + m_apiKey.toUtf8()).toBase64());
-        QNetworkReply *reply = m_nam.sendCustomRequest(request, verb, body);
-        QSignalSpy finished(reply, &QNetworkReply::finished);
-        if (!finished.wait(30000))
-            return std::unexpected(QStringLiteral("%1: no answer").arg(url.toString()));
-        reply->deleteLater();
-        const QByteArray answer = reply->readAll();
-        auto json = parseJson(answer);
-        if (!json)
-            return std::unexpected(QStringLiteral("%1: %2: %3").arg(url.toString(), json.error().message, QString::fromUtf8(answer.left(200))));
-        return *json;
-    }
-
-    std::expected<JsonValue, QString> rpc(const QUrl &url, const QString &method, const QByteArray &params)
-    {
-        auto answer = http(url, "POST", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method.toUtf8() + "\",\"params\":" + params + "}");
-        if (!answer)
-            return answer;
-        if (const JsonValue *error = answer->find(u"error"); error && !error->isNull())
-            return std::unexpected(QStringLiteral("%1: %2").arg(method, QString::fromUtf8(error->serialize())));
-        return answer->find(u"result") ? *answer->find(u"result") : JsonValue();
-    }
-
-    quint64 tip()
-    {
-        const auto height = rpc(m_nodeUrl, QStringLiteral("getblockcount"), "[]");
-        return height ? jsonToUInt64(*height).value_or(0) : 0;
-    }
-
-    // Mines `n` blocks to the customer (matures its coinbases too); the last block's hash.
-    QString mine(int n)
-    {
-        const auto hashes = rpc(m_nodeUrl, QStringLiteral("generatetoaddress"),
-                                "[" + QByteArray::number(n) + ",\"" + m_customer.toUtf8() + "\"]");
-        if (!hashes || hashes->items().empty()) {
-            qWarning("mining failed: %s", qPrintable(hashes ? QStringLiteral("no hashes") : hashes.error()));
-            return QString();
-        }
-        return hashes->items().back().toString();
-    }
-
-    // The customer pays `sats` to `address`; the txid.
+    quint64 tip() { return m_node.tip(); }
+    QString mine(int n) { return m_node.mine(n); }
     QString pay(const QString &address, Atomic sats)
     {
-        QUrl url = m_walletUrl;
-        url.setPath(QStringLiteral("/wallet/customer/send"));
-        const auto tx = http(url, "POST", "{\"outputs\":[{\"address\":\"" + address.toUtf8() + "\",\"value\":" +
-                                              QByteArray::number(qulonglong(sats)) + "}]}");
-        const JsonValue *hash = tx ? tx->find(u"hash") : nullptr;
-        if (!hash) {
-            qWarning("payment failed: %s", qPrintable(tx ? QString::fromUtf8(tx->serialize().left(300)) : tx.error()));
-            return QString();
-        }
-        return hash->toString();
+        const QString txid = m_node.pay(address, sats);
+        if (txid.isEmpty())
+            qWarning("payment failed: %s", qPrintable(m_node.lastError()));
+        return txid;
     }
 
     // Polls until `txid` is listed in the state `wanted` says; the observations of that txid.
@@ -119,25 +53,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_nodeUrl = QUrl(env("SETTLEDESK_TEST_BTC_NODE_URL"));
-        m_walletUrl = QUrl(env("SETTLEDESK_TEST_BTC_WALLET_URL"));
-        m_apiKey = env("SETTLEDESK_TEST_BTC_API_KEY");
-        m_customer = env("SETTLEDESK_TEST_BTC_CUSTOMER_ADDRESS");
-        if (m_nodeUrl.isEmpty() || m_walletUrl.isEmpty() || m_apiKey.isEmpty() || m_customer.isEmpty()) {
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))
-                QSKIP("SETTLEDESK_TEST_BTC_* not set (start scripts/services/bitcoin.sh)");
-            QFAIL("SETTLEDESK_TEST_BTC_* not set: scripts/test starts bcoin (scripts/services/bitcoin.sh)");
-        }
-        AssetConfig config;
-        config.asset = QStringLiteral("BTC");
-        config.enabled = true;
-        config.walletRpcUrl = m_walletUrl.toString();
-        config.walletRpcUser = QStringLiteral("settledesk");
-        config.requestTimeoutMs = 10000;
-        BitcoinBackend::Options options;
-        options.dialect = BitcoinDialect::Bcoin;
-        options.nodeUrl = m_nodeUrl;
-        m_backend = std::make_unique<BitcoinBackend>(config, m_apiKey, &m_nam, options);
+        SD_REQUIRE_BCOIN();
+        m_backend = std::make_unique<BitcoinBackend>(m_node.assetConfig(), m_node.apiKey(), &m_nam, m_node.backendOptions());
     }
 
     void allocatesFreshAddresses()
@@ -233,11 +150,11 @@ private Q_SLOTS:
 
         // The block is disconnected: the payment is no longer mined (the engine sees its height vanish and
         // counts it unconfirmed again), then mined again under a new block hash.
-        QVERIFY(rpc(m_nodeUrl, QStringLiteral("invalidateblock"), "[\"" + block.toUtf8() + "\"]"));
+        QVERIFY2(m_node.invalidateBlock(block), qPrintable(m_node.lastError()));
         auto seen = pollUntil(start, txid, [](const Observation &o) { return !o.height; });
         QCOMPARE(seen.size(), 1);
         QCOMPARE(seen[0].confirmations, 0u);
-        QVERIFY(rpc(m_walletUrl, QStringLiteral("resendwallettransactions"), "[]"));
+        QVERIFY2(m_node.resendWalletTransactions(), qPrintable(m_node.lastError()));
         const QString replacement = mine(1);
         QVERIFY(!replacement.isEmpty() && replacement != block);
         seen = pollUntil(start, txid, [](const Observation &o) { return o.height.has_value(); });
