@@ -1,9 +1,13 @@
 #include "dashboardcontroller.h"
 
 #include "mainwindow.h"
+#include "refundflow.h"
+#include "refundspage.h"
 
 #include <QApplication>
 #include <QIcon>
+#include <QMessageBox>
+#include <QStatusBar>
 
 namespace sd::ui {
 
@@ -13,8 +17,24 @@ DashboardController::DashboardController(MainWindow *window, const Config &confi
       m_clock(clock ? clock : SystemClock::instance())
 {
     Engine::registerMetaTypes();
+    RefundService::registerMetaTypes();
     window->setConfigSaver([](const Config &c) { return c.save(); });
     connect(window, &MainWindow::configChanged, this, &DashboardController::applyConfig);
+
+    m_refundFlow = new RefundFlow(window, config, this);
+    connect(window->refundsPage(), &RefundsPage::actionRequested, m_refundFlow, &RefundFlow::start);
+    connect(m_refundFlow, &RefundFlow::progress, window, [window](const QString &m) { window->statusBar()->showMessage(m); });
+    connect(m_refundFlow, &RefundFlow::succeeded, window, [window](const QString &m) {
+        window->statusBar()->showMessage(m, 15000);
+    });
+    connect(m_refundFlow, &RefundFlow::failed, window, [window](const QString &m) {
+        window->statusBar()->clearMessage();
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Refund queue"), m, QMessageBox::Ok, window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    connect(m_refundFlow, &RefundFlow::queueChanged, window, &MainWindow::reloadRefunds);
+    window->refundsPage()->setActionsAvailable(true);
 }
 
 DashboardController::~DashboardController() { stop(); }
@@ -62,6 +82,22 @@ void DashboardController::start()
     }, q);
     m_thread->start();
     QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+
+    m_refundThread = new QThread(this);
+    m_refundThread->setObjectName(QStringLiteral("settledesk-refunds"));
+    auto *service = new RefundService(m_config, m_config.operatorName);
+    service->moveToThread(m_refundThread);
+    connect(m_refundThread, &QThread::finished, service, &QObject::deleteLater);
+    m_refundService = service;
+    m_refundFlow->setConfig(m_config);
+    RefundFlow *flow = m_refundFlow;
+    m_connections << connect(flow, &RefundFlow::quoteRequested, service, &RefundService::quote, q)
+                  << connect(flow, &RefundFlow::approveRequested, service, &RefundService::approve, q)
+                  << connect(flow, &RefundFlow::applyRequested, service, &RefundService::apply, q)
+                  << connect(flow, &RefundFlow::dismissRequested, service, &RefundService::dismiss, q)
+                  << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
+                  << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
+    m_refundThread->start();
 }
 
 void DashboardController::stop()
@@ -71,6 +107,14 @@ void DashboardController::stop()
     for (const auto &c : std::as_const(m_connections))
         disconnect(c);
     m_connections.clear();
+    if (m_refundThread) {
+        // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
+        m_refundThread->quit();
+        m_refundThread->wait();
+        delete m_refundThread;
+        m_refundThread = nullptr;
+        m_refundService = nullptr;
+    }
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);
     m_thread->quit();
@@ -104,6 +148,7 @@ void DashboardController::applyConfig(const Config &config)
     const bool restart = needsRestart(m_config, config);
     const bool otherDatabase = m_config.databaseUrl != config.databaseUrl;
     m_config = config;
+    m_refundFlow->setConfig(config);
     if (!restart)
         return; // notifications and the like: the window applied them already
     // Passwords may have changed in the keychain too; a new engine reads everything afresh. The engine keeps

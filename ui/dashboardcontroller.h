@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine.h"
+#include "refundservice.h"
 
 #include <QObject>
 #include <QPointer>
@@ -17,6 +18,7 @@ class QApplication;
 namespace sd::ui {
 
 class MainWindow;
+class RefundFlow;
 
 class DashboardController : public QObject
 {
@@ -32,6 +34,8 @@ public:
     // Stops the engine in its thread and waits for the thread to end.
     void stop();
     Engine *engine() const { return m_engine; }
+    RefundFlow *refundFlow() const { return m_refundFlow; }
+    RefundService *refundService() const { return m_refundService; }
 
     // Whether moving from `before` to `after` needs a new engine (database or wallet settings changed).
     static bool needsRestart(const Config &before, const Config &after);
@@ -49,6 +53,10 @@ private:
     QThread *m_thread = nullptr;
     QPointer<Engine> m_engine;
     QList<QMetaObject::Connection> m_connections;
+    // The refund queue's actions: their own thread and store connection (building a refund takes seconds).
+    RefundFlow *m_refundFlow = nullptr;
+    QThread *m_refundThread = nullptr;
+    QPointer<RefundService> m_refundService;
 };
 
 // The dashboard as the `settledesk` executable runs it: the window, the engine thread, the event loop.

@@ -347,6 +347,12 @@ void MainWindow::startLoading()
     Q_EMIT refundsRequested(*m_refundRequest);
 }
 
+void MainWindow::reloadRefunds()
+{
+    m_refundRequest = nextRequestId();
+    Q_EMIT refundsRequested(*m_refundRequest);
+}
+
 void MainWindow::requestPage(int offset, int limit)
 {
     InvoiceFilter filter;

@@ -70,6 +70,8 @@ public:
     HealthIndicator *databaseIndicator() const { return m_database; }
     QString alertText() const;
     void refreshOverviewNow();
+    // Asks the engine for the refund queue again (after an action on it).
+    void reloadRefunds();
 
 public Q_SLOTS:
     NewInvoiceDialog *openNewInvoice();

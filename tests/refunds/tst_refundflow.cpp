@@ -1,0 +1,214 @@
+// The refund queue's actions from the dashboard: the page's action opens the dialog, the RefundService in its
+// own thread does the work on its own store connection, and the outcome reaches the window. Real SQLite
+// file, real threads, the offscreen platform. Monero's send path is the regtest test's (tst_refundmonero).
+#include "refundactionsdialog.h"
+#include "refundflow.h"
+#include "refundservice.h"
+#include "refundspage.h"
+#include "refundtablemodel.h"
+#include "storetestsupport.h"
+
+#include <QApplication>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+using namespace sd;
+using namespace sd::ui;
+
+namespace {
+const QString BtcAddress = QStringLiteral("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
+
+QPushButton *button(QDialog *dialog, const QString &text)
+{
+    for (QPushButton *b : dialog->findChildren<QPushButton *>())
+        if (b->text() == text)
+            return b;
+    return nullptr;
+}
+} // namespace
+
+class TestRefundFlow : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    Config m_config;
+    std::unique_ptr<Store> m_store;
+    QThread m_thread;
+    RefundService *m_service = nullptr;
+    RefundTableModel m_model;
+    std::unique_ptr<QWidget> m_window;
+    RefundsPage *m_page = nullptr;
+    RefundFlow *m_flow = nullptr;
+
+    qint64 unmatched(const std::string &txid, Atomic amount)
+    {
+        auto o = m_store->recordObservation(sdtest::observation(QStringLiteral("nobody-") + QString::fromStdString(txid),
+                                                                txid, amount, sdtest::T0, 1, "0", QStringLiteral("BTC")),
+                                            sdtest::T0);
+        return o && o->refundId ? *o->refundId : 0;
+    }
+    void showQueue()
+    {
+        m_model.setPending(m_store->refunds(RefundStatus::Pending).value());
+    }
+    bool select(qint64 id)
+    {
+        QTableView *t = m_page->table();
+        for (int row = 0; row < t->model()->rowCount(); ++row) {
+            const QModelIndex i = t->model()->index(row, 0);
+            if (i.data(RefundTableModel::IdRole).toLongLong() == id) {
+                t->setCurrentIndex(i);
+                return true;
+            }
+        }
+        return false;
+    }
+    void trigger(const QString &text)
+    {
+        for (QAction *a : m_page->table()->actions())
+            if (a->text() == text)
+                return a->trigger();
+        QFAIL(qPrintable(QStringLiteral("no action %1").arg(text)));
+    }
+
+private slots:
+    void initTestCase()
+    {
+        RefundService::registerMetaTypes();
+        m_config.databaseUrl = QStringLiteral("sqlite:") + m_dir.filePath(QStringLiteral("flow.db"));
+        m_config.operatorName = QStringLiteral("dashboard-alice");
+        auto s = Store::open(m_config.databaseUrl, QStringLiteral("flowtest"));
+        QVERIFY2(s, qPrintable(s ? QString() : s.error().message));
+        m_store = std::move(*s);
+
+        m_service = new RefundService(m_config, m_config.operatorName);
+        m_service->moveToThread(&m_thread);
+        connect(&m_thread, &QThread::finished, m_service, &QObject::deleteLater);
+        m_thread.start();
+
+        m_window = std::make_unique<QWidget>();
+        m_page = new RefundsPage(&m_model, m_window.get());
+        m_page->setActionsAvailable(true);
+        m_flow = new RefundFlow(m_window.get(), m_config, this);
+        connect(m_page, &RefundsPage::actionRequested, m_flow, &RefundFlow::start);
+        const auto q = Qt::QueuedConnection;
+        connect(m_flow, &RefundFlow::quoteRequested, m_service, &RefundService::quote, q);
+        connect(m_flow, &RefundFlow::approveRequested, m_service, &RefundService::approve, q);
+        connect(m_flow, &RefundFlow::applyRequested, m_service, &RefundService::apply, q);
+        connect(m_flow, &RefundFlow::dismissRequested, m_service, &RefundService::dismiss, q);
+        connect(m_service, &RefundService::quoted, m_flow, &RefundFlow::handleQuoted, q);
+        connect(m_service, &RefundService::finished, m_flow, &RefundFlow::handleFinished, q);
+        m_window->show();
+    }
+    void cleanupTestCase()
+    {
+        m_thread.quit();
+        m_thread.wait();
+    }
+
+    void dismissFromTheQueue()
+    {
+        const qint64 id = unmatched("dust-1", 546);
+        QVERIFY(id > 0);
+        showQueue();
+        QVERIFY(select(id));
+        QSignalSpy done(m_flow, &RefundFlow::succeeded);
+        QSignalSpy changed(m_flow, &RefundFlow::queueChanged);
+        trigger(QStringLiteral("Dismiss…"));
+        RefundActionsDialog *dialog = m_flow->dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QPushButton *dismiss = button(dialog, QStringLiteral("Dismiss"));
+        QVERIFY(dismiss);
+        QVERIFY(!dismiss->isEnabled()); // a dismissal needs a reason
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(), QStringLiteral("dust not worth a fee"));
+        QVERIFY(dismiss->isEnabled());
+        QTest::mouseClick(dismiss, Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(changed.size(), 1);
+        const RefundItem after = m_store->refund(id).value();
+        QCOMPARE(after.status, RefundStatus::Dismissed);
+        QCOMPARE(after.note, QStringLiteral("dust not worth a fee"));
+        int audited = 0;
+        const QList<AuditEntry> log = m_store->auditLog().value();
+        for (const AuditEntry &e : log)
+            if (e.subject == QStringLiteral("refund:%1").arg(id) && e.actor == QLatin1String("dashboard-alice"))
+                ++audited;
+        QCOMPARE(audited, 1);
+        QVERIFY(!m_flow->busy());
+    }
+
+    void approveForManualPayout()
+    {
+        const qint64 id = unmatched("btc-late-1", 150000);
+        QVERIFY(id > 0);
+        showQueue();
+        QVERIFY(select(id));
+        QSignalSpy done(m_flow, &RefundFlow::succeeded);
+        trigger(QStringLiteral("Refund to the customer…"));
+        RefundActionsDialog *dialog = m_flow->dialog();
+        QVERIFY(dialog);
+        QPushButton *approve = button(dialog, QStringLiteral("Approve for manual payout"));
+        QVERIFY(approve);
+        QLineEdit *address = dialog->findChild<QLineEdit *>();
+        QString typo = BtcAddress;
+        typo[12] = QLatin1Char('z');
+        QTest::keyClicks(address, typo);
+        QVERIFY(!approve->isEnabled()); // a corrupted address can never be approved
+        address->clear();
+        QTest::keyClicks(address, BtcAddress);
+        QVERIFY(approve->isEnabled());
+        QTest::mouseClick(approve, Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        const RefundItem after = m_store->refund(id).value();
+        QCOMPARE(after.status, RefundStatus::Refunding);
+        QCOMPARE(after.refundAddress, BtcAddress);
+        QVERIFY(after.builtTx.isEmpty()); // nothing was built: the merchant pays by hand
+    }
+
+    void refusedActionIsReportedAndChangesNothing()
+    {
+        // The item was dismissed by someone else after the queue was shown: the flow reports the refusal.
+        const qint64 id = unmatched("btc-raced", 90000);
+        QVERIFY(id > 0);
+        showQueue();
+        QVERIFY(select(id));
+        RefundItem raced = m_store->refund(id).value();
+        raced.note = QStringLiteral("other desk");
+        QVERIFY(m_store->advanceRefund(id, RefundStatus::Dismissed, raced, QStringLiteral("bob"), sdtest::T0));
+        QSignalSpy failed(m_flow, &RefundFlow::failed);
+        QSignalSpy changed(m_flow, &RefundFlow::queueChanged);
+        trigger(QStringLiteral("Dismiss…"));
+        RefundActionsDialog *dialog = m_flow->dialog();
+        QVERIFY(dialog);
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(), QStringLiteral("again"));
+        QTest::mouseClick(button(dialog, QStringLiteral("Dismiss")), Qt::LeftButton);
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.at(0).at(0).toString().contains(QLatin1String("not pending")));
+        QCOMPARE(changed.size(), 1); // the window reloads the queue as it is now
+        QCOMPARE(m_store->refund(id)->note, QStringLiteral("other desk"));
+    }
+
+    void secondActionWhileOneRunsIsRefused()
+    {
+        const qint64 id = unmatched("btc-double", 70000);
+        QVERIFY(id > 0);
+        showQueue();
+        QVERIFY(select(id));
+        trigger(QStringLiteral("Dismiss…"));
+        QVERIFY(m_flow->dialog());
+        QSignalSpy failed(m_flow, &RefundFlow::failed);
+        trigger(QStringLiteral("Dismiss…")); // a second open while the first dialog is up
+        QCOMPARE(failed.size(), 1);
+        m_flow->dialog()->reject();
+        QTRY_VERIFY(!m_flow->dialog());
+        QCOMPARE(m_store->refund(id)->status, RefundStatus::Pending);
+    }
+};
+
+QTEST_MAIN(TestRefundFlow)
+#include "tst_refundflow.moc"

@@ -1,0 +1,94 @@
+#include "refundflow.h"
+
+#include "refundactionsdialog.h"
+
+#include <QWidget>
+
+namespace sd::ui {
+
+RefundFlow::RefundFlow(QWidget *dialogParent, const Config &config, QObject *parent)
+    : QObject(parent), m_parent(dialogParent), m_config(config)
+{
+}
+
+void RefundFlow::start(const RefundItem &item, RefundsPage::Action action)
+{
+    if (busy() || m_dialog) {
+        Q_EMIT failed(tr("Another refund action is still running; wait for it to finish."));
+        return;
+    }
+    using DA = RefundActionsDialog::Action;
+    const DA dialogAction = action == RefundsPage::Action::Refund ? DA::Approve
+                            : action == RefundsPage::Action::Apply ? DA::Apply
+                                                                   : DA::Dismiss;
+    const AssetConfig *asset = m_config.asset(item.asset);
+    // Only Monero has a sending wallet: the others are approved for a payout the merchant makes by hand.
+    const bool canSend = item.asset == QLatin1String("XMR") && asset && asset->enabled;
+    auto *dialog = new RefundActionsDialog(item, dialogAction, canSend, m_parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_dialog = dialog;
+    m_quote.reset();
+    const qint64 id = item.id;
+    connect(dialog, &RefundActionsDialog::quoteRequested, this, [this, id](const QString &address) {
+        m_quote.reset();
+        m_pending = nextId();
+        Q_EMIT quoteRequested(*m_pending, id, address);
+    });
+    connect(dialog, &QDialog::accepted, this, [this, id, dialogAction, canSend, dialog] {
+        m_pending = nextId();
+        switch (dialogAction) {
+        case DA::Approve:
+            Q_EMIT progress(canSend ? tr("Sending refund #%1…").arg(id) : tr("Recording refund #%1…").arg(id));
+            Q_EMIT approveRequested(*m_pending, id, dialog->address(), m_quote ? m_quote->fee : 0);
+            break;
+        case DA::Apply:
+            Q_EMIT applyRequested(*m_pending, id);
+            break;
+        case DA::Dismiss:
+            Q_EMIT dismissRequested(*m_pending, id, dialog->reason());
+            break;
+        }
+    });
+    connect(dialog, &QDialog::rejected, this, [this] {
+        // A quote still being built is simply dropped: building sends nothing.
+        m_pending.reset();
+    });
+    dialog->open();
+}
+
+void RefundFlow::handleQuoted(quint64 requestId, const RefundQuote &quote)
+{
+    if (!m_pending || requestId != *m_pending)
+        return;
+    m_pending.reset();
+    m_quote = quote;
+    if (m_dialog)
+        m_dialog->showQuote(quote);
+}
+
+void RefundFlow::handleFinished(quint64 requestId, const RefundOutcome &outcome)
+{
+    if (!m_pending || requestId != *m_pending)
+        return;
+    m_pending.reset();
+    const bool ok = outcome.kind == RefundOutcome::Done || outcome.kind == RefundOutcome::Manual;
+    if (m_dialog && m_dialog->isVisible()) {
+        // The answer to a quote that could not be built (or a refund that was completed instead).
+        if (ok) {
+            m_dialog->reject();
+        } else {
+            m_dialog->showError(outcome.message);
+            return;
+        }
+    }
+    if (ok) {
+        Q_EMIT succeeded(outcome.message);
+        Q_EMIT queueChanged();
+    } else {
+        Q_EMIT failed(outcome.message);
+        if (outcome.kind == RefundOutcome::Refused)
+            Q_EMIT queueChanged(); // someone else acted on it: show the queue as it is now
+    }
+}
+
+} // namespace sd::ui
