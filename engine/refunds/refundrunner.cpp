@@ -128,12 +128,14 @@ RefundOutcome RefundRunner::approve(qint64 id, const QString &address, const Con
     if (!client)
         return {RefundOutcome::Unreachable, error, item};
     const quint32 account = m_config.asset(QStringLiteral("XMR"))->accountIndex;
-    // The amount sent is the item minus the fee, and the fee depends on the transaction: build, read the
-    // fee, rebuild for amount - fee until the two add up to at most the item (the 0.18 wallet's transfer has
-    // no subtract_fee_from_outputs). Unrelayed builds lock nothing and are simply dropped.
+    // The amount sent is the item minus the fee, and the fee depends on the transaction (its inputs): build,
+    // read the fee, rebuild for amount - fee until the two add up to exactly the item (the 0.18 wallet's
+    // transfer has no subtract_fee_from_outputs). Should the fee keep moving between two input sets, the
+    // build that sends the most without exceeding the item wins; the few atomic units left stay in the
+    // wallet. Unrelayed builds lock nothing and are simply dropped.
     Atomic send = item.amount;
     std::optional<MoneroBuiltTransfer> built;
-    for (int attempt = 0; attempt < 4; ++attempt) {
+    for (int attempt = 0; attempt < 6; ++attempt) {
         MoneroTransferRequest request;
         request.destinations = {MoneroDestination{address, send}};
         request.accountIndex = account;
@@ -147,11 +149,15 @@ RefundOutcome RefundRunner::approve(qint64 id, const QString &address, const Con
         if (result->fee >= item.amount)
             return {RefundOutcome::Refused, QStringLiteral("the network fee (%1) is not less than the item (%2): dismiss it as dust")
                                                 .arg(result->fee).arg(item.amount), item};
-        if (result->amount + result->fee <= item.amount && (attempt > 0 || result->fee == 0)) {
+        const bool fits = result->amount <= item.amount - result->fee;
+        if (fits && (!built || result->amount > built->amount))
             built = *result;
-            break;
-        }
-        send = item.amount - result->fee;
+        if (fits && result->amount == item.amount - result->fee)
+            break; // exact: the customer gets the item minus this transaction's fee
+        const Atomic next = item.amount - result->fee;
+        if (next == send)
+            break; // the same request again would build the same transaction
+        send = next;
     }
     if (!built)
         return {RefundOutcome::Refused, QStringLiteral("the fee kept changing; try again"), item};
