@@ -82,11 +82,16 @@ std::expected<Config, QString> Config::load(const QString &path)
         return std::unexpected(QStringLiteral("%1 is not a valid INI file").arg(config.path));
 
     QString error;
-    s.beginGroup(QStringLiteral("general"));
-    config.fiatCurrency = s.value(QStringLiteral("fiat_currency"), config.fiatCurrency).toString().trimmed().toUpper();
-    config.operatorName = s.value(QStringLiteral("operator")).toString().trimmed();
-    config.notifications = s.value(QStringLiteral("notifications"), true).toBool();
-    s.endGroup();
+    // QSettings maps an INI section named [general] (any case) to its top-level keys, so they are read
+    // there; a group "general" written by an earlier build lives in [%General] and is still honoured.
+    const auto general = [&s](const QString &key, const QVariant &fallback) {
+        if (s.contains(key))
+            return s.value(key);
+        return s.value(QStringLiteral("general/") + key, fallback);
+    };
+    config.fiatCurrency = general(QStringLiteral("fiat_currency"), config.fiatCurrency).toString().trimmed().toUpper();
+    config.operatorName = general(QStringLiteral("operator"), QString()).toString().trimmed();
+    config.notifications = general(QStringLiteral("notifications"), true).toBool();
     if (config.operatorName.isEmpty())
         config.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
 
@@ -162,11 +167,11 @@ std::expected<void, QString> Config::save(const QString &target) const
     const QString file = target.isEmpty() ? (path.isEmpty() ? defaultPath() : path) : target;
     QDir().mkpath(QFileInfo(file).absolutePath());
     QSettings s(file, QSettings::IniFormat);
-    s.beginGroup(QStringLiteral("general"));
+    // Top-level keys: QSettings writes them as the [General] section people expect to edit.
+    s.remove(QStringLiteral("general")); // the [%General] group of earlier builds
     s.setValue(QStringLiteral("fiat_currency"), fiatCurrency);
     s.setValue(QStringLiteral("operator"), operatorName);
     s.setValue(QStringLiteral("notifications"), notifications);
-    s.endGroup();
     s.beginGroup(QStringLiteral("database"));
     s.setValue(QStringLiteral("url"), databaseUrl);
     s.setValue(QStringLiteral("password_env"), databasePasswordEnv);

@@ -74,6 +74,25 @@ private Q_SLOTS:
         f.write("[database]\nurl=sqlite:/var/lib/settledesk/shop.db\n");
     }
 
+    void handWrittenGeneralSectionIsRead()
+    {
+        // The documented INI says [general]; QSettings maps that section to top-level keys.
+        QFile f(m_ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[general]\noperator=Bea\nfiat_currency=eur\nnotifications=false\n[database]\nurl=sqlite:/tmp/x.db\n");
+        f.close();
+        Config c = loadFresh();
+        QCOMPARE(c.operatorName, QStringLiteral("Bea"));
+        QCOMPARE(c.fiatCurrency, QStringLiteral("EUR"));
+        QCOMPARE(c.notifications, false);
+        // Saved back as the section a person edits, and read again unchanged.
+        c.operatorName = QStringLiteral("Cem");
+        QVERIFY(c.save(m_ini));
+        const QByteArray text = fileBytes(m_ini);
+        QVERIFY2(text.contains("[General]") && text.contains("operator=Cem") && !text.contains("%General"), text.constData());
+        QCOMPARE(loadFresh().operatorName, QStringLiteral("Cem"));
+    }
+
     void roundTripThroughTheIniFile()
     {
         const Config before = loadFresh();
