@@ -2,13 +2,12 @@
 #include "cli.h"
 #include "dashboardcontroller.h"
 #include "enginehost.h"
+#include "languagesetup.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QGuiApplication>
-#include <QLocale>
-#include <QTranslator>
 
 #include <cstdio>
 #include <memory>
@@ -48,10 +47,8 @@ int runGui(int argc, char *argv[])
     parser.addOptions({langOption, configOption, dbOption});
     parser.process(app);
 
-    const QLocale locale = parser.isSet(langOption) ? QLocale(parser.value(langOption)) : QLocale::system();
-    QTranslator translator;
-    if (translator.load(locale, QStringLiteral("settledesk"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    // Settledesk's strings, Qt's own (standard buttons) and QLocale's default (dates, numbers) together.
+    sd::ui::LanguageSetup::install(app, parser.value(langOption));
 
     auto config = sd::Config::load(parser.value(configOption));
     if (!config) {
