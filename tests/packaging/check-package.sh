@@ -135,5 +135,35 @@ else
     fail "engine did not start: $(cat "$work/engine.log")"
 fi
 
+# Installed for real with apt (dependencies resolved, maintainer scripts run), then purged. Only where asked:
+# it changes the machine (CI sets SETTLEDESK_TEST_INSTALL_DEB=1 through scripts/test; it needs root).
+if [ "${SETTLEDESK_TEST_INSTALL_DEB:-}" = 1 ]; then
+    if [ "$(id -u)" -ne 0 ]; then
+        fail "SETTLEDESK_TEST_INSTALL_DEB=1 needs root"
+    elif dpkg -s settledesk >/dev/null 2>&1; then
+        fail "a settledesk package is already installed here; not touching it"
+    elif DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$deb" >"$work/apt.log" 2>&1; then
+        pass "apt-get install $(basename "$deb")"
+        out=$(env -u DISPLAY -u WAYLAND_DISPLAY timeout 20 settledesk --version 2>&1)
+        [ "$out" = "settledesk $version" ] && pass "installed: settledesk --version" || fail "installed settledesk --version said: $out"
+        out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM timeout 20 settledesk report --help 2>&1)
+        [ $? -eq 0 ] && echo "$out" | grep -q -- '--format' && pass "installed: settledesk report --help" \
+            || fail "installed settledesk report --help: $out"
+        [ "$(command -v settledesk)" = /usr/bin/settledesk ] && pass "on PATH as /usr/bin/settledesk" || fail "settledesk is $(command -v settledesk)"
+        getent passwd settledesk >/dev/null && pass "postinst created the settledesk user" || fail "no settledesk user after install"
+        [ -f /etc/settledesk/settledesk.ini ] && pass "config installed" || fail "no /etc/settledesk/settledesk.ini"
+        if DEBIAN_FRONTEND=noninteractive apt-get purge -y settledesk >>"$work/apt.log" 2>&1; then
+            pass "apt-get purge settledesk"
+        else
+            fail "apt-get purge: $(tail -n 20 "$work/apt.log")"
+        fi
+        [ ! -e /usr/bin/settledesk ] && pass "binary removed" || fail "/usr/bin/settledesk left after purge"
+    else
+        fail "apt-get install: $(tail -n 30 "$work/apt.log")"
+    fi
+else
+    skip "not installed for real (set SETTLEDESK_TEST_INSTALL_DEB=1 as root; CI does)"
+fi
+
 echo "package check: $failures failure(s)"
 [ $failures -eq 0 ]
