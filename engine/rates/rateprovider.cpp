@@ -29,6 +29,21 @@ RateProvider::RateProvider(Clock *clock, std::chrono::seconds maxAge, QObject *p
 {
     static const int registered = qRegisterMetaType<sd::RateQuote>();
     Q_UNUSED(registered);
+    connect(this, &RateProvider::rateReady, this, [this](quint64 id, const RateQuote &quote) {
+        if (auto done = m_fetches.take(id))
+            done(quote);
+    });
+    connect(this, &RateProvider::rateFailed, this, [this](quint64 id, const QString &error) {
+        if (auto done = m_fetches.take(id))
+            done(std::unexpected(error));
+    });
+}
+
+void RateProvider::fetch(const QString &asset, const QString &fiat, FetchCallback done)
+{
+    const quint64 id = m_nextFetchId++;
+    m_fetches.insert(id, std::move(done));
+    request(id, asset, fiat);
 }
 
 std::expected<QString, QString> RateProvider::rateFromJson(const JsonValue &value)

@@ -8,11 +8,13 @@
 #include "jsonvalue.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QObject>
 #include <QString>
 
 #include <chrono>
 #include <expected>
+#include <functional>
 #include <memory>
 
 class QNetworkAccessManager;
@@ -44,6 +46,12 @@ public:
 
     std::chrono::seconds maxAge() const { return m_maxAge; }
 
+    // Callback form of request() for callers that keep no request ids (e.g. the new-invoice dialog):
+    // `done` runs exactly once, later, with the quote or the error. Uses request ids from 2^63 up, so do
+    // not mix it with request() ids that large.
+    using FetchCallback = std::function<void(std::expected<RateQuote, QString>)>;
+    void fetch(const QString &asset, const QString &fiat, FetchCallback done);
+
     // A rate from a JSON number or string: exact decimal text, exponents applied, positive, at most 18
     // fractional digits (trailing zeros beyond that are dropped). Pure; public for tests.
     static std::expected<QString, QString> rateFromJson(const JsonValue &value);
@@ -62,6 +70,8 @@ protected:
 private:
     Clock *m_clock;
     std::chrono::seconds m_maxAge;
+    quint64 m_nextFetchId = quint64(1) << 63;
+    QHash<quint64, FetchCallback> m_fetches;
 };
 
 // The provider `config` names: "kraken" / "coingecko" over `nam`, or "manual" from config.manualRates.

@@ -354,6 +354,20 @@ private Q_SLOTS:
         QCOMPARE(ask(provider, QStringLiteral("XMR"), QStringLiteral("USD")).quote->rate, QStringLiteral("162.5"));
     }
 
+    void fetchCallback()
+    {
+        ManualRateProvider provider({{QStringLiteral("BTC/USD"), QStringLiteral("65000.50")}}, &m_clock);
+        QList<std::expected<RateQuote, QString>> answers;
+        provider.fetch(QStringLiteral("BTC"), QStringLiteral("USD"), [&](std::expected<RateQuote, QString> q) { answers << q; });
+        provider.fetch(QStringLiteral("XMR"), QStringLiteral("USD"), [&](std::expected<RateQuote, QString> q) { answers << q; });
+        QVERIFY(answers.isEmpty()); // never inside the call
+        QTRY_COMPARE(answers.size(), 2);
+        QTest::qWait(20);
+        QCOMPARE(answers.size(), 2); // exactly once each
+        QVERIFY(answers[0] && answers[0]->rate == QStringLiteral("65000.50"));
+        QVERIFY(!answers[1] && answers[1].error().contains(QLatin1String("XMR/USD")));
+    }
+
     void factoryAndConfig()
     {
         QTemporaryDir dir;
