@@ -2,6 +2,7 @@
 
 #include <QMap>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTimer>
 
 #include <algorithm>

@@ -1,7 +1,5 @@
 #include "erc20client.h"
 
-#include <QRegularExpression>
-
 namespace sd {
 
 namespace {
