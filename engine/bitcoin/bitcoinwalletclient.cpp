@@ -155,7 +155,9 @@ JsonRpcClient *BitcoinWalletClient::clientFor(const QUrl &url, JsonRpcClient *&s
         return nullptr;
     }
     if (slot && (slot->options().user != creds->first || slot->options().password != creds->second)) {
-        slot->deleteLater(); // the node restarted with a new cookie
+        // The node restarted with a new cookie. The old client is kept (a child of this object) rather
+        // than deleted: deleting it would drop the callbacks of calls still in flight on it, and a caller
+        // would wait forever. One small object per node restart.
         slot = nullptr;
     }
     if (!slot) {
