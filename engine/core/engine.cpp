@@ -483,9 +483,13 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
         return;
     }
     outcomes += *recorded;
+    QString inconsistent; // the wallet contradicted what it reported before: nothing recorded, a person must look
     for (const RecordOutcome &o : *recorded)
-        if (o.kind == RecordOutcome::Rejected)
+        if (o.kind == RecordOutcome::Rejected) {
             qCWarning(lcEngine) << slot.config.asset << "wallet reported an inconsistent deposit:" << o.message;
+            if (inconsistent.isEmpty())
+                inconsistent = tr("the wallet reported an inconsistent deposit: %1").arg(o.message);
+        }
 
     // 2. What the store holds in the re-examined range but the wallet no longer reports was dropped or
     //    reorged out.
@@ -520,7 +524,7 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
     slot.lastCompletedPollStart = pollStart;
     slot.status.chainHeight = snapshot.chainHeight;
     slot.status.lastSuccess = toQDateTime(t);
-    setHealth(slot, BackendHealth::Ok, QString());
+    setHealth(slot, inconsistent.isEmpty() ? BackendHealth::Ok : BackendHealth::Degraded, inconsistent);
     publishOutcomes(outcomes);
     expireWhatIsDue();
     schedulePoll(slot, slot.config.pollIntervalMs);

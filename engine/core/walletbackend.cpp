@@ -1,5 +1,7 @@
 #include "walletbackend.h"
 
+#include <QTimer>
+
 namespace sd {
 
 std::string_view name(BackendHealth health)
@@ -10,6 +12,14 @@ std::string_view name(BackendHealth health)
     case BackendHealth::Down: return "down";
     }
     return "unknown";
+}
+
+void WalletBackend::listIncoming(quint64 requestId)
+{
+    // Asynchronous like every answer, so callers can connect after asking.
+    QTimer::singleShot(0, this, [this, requestId] {
+        Q_EMIT requestFailed(requestId, QStringLiteral("%1: listing incoming transfers is not supported").arg(backendId()));
+    });
 }
 
 } // namespace sd

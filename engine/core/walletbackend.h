@@ -64,11 +64,16 @@ public:
     virtual void poll(quint64 requestId, quint64 fromHeight) = 0;
     // Given by the engine right after creation; backends that derive their own addresses ignore it.
     virtual void setAddressPool(AddressPoolAccess pool) { Q_UNUSED(pool); }
+    // For `settledesk reconcile`: every incoming transfer the wallet holds for the watched account (mined at
+    // any height, and the pool), one Observation per deposit key; answers with incomingListed or
+    // requestFailed. The default answers requestFailed "not supported" (a backend without the listing).
+    virtual void listIncoming(quint64 requestId);
 
 Q_SIGNALS:
     void addressAllocated(quint64 requestId, const QString &address, std::optional<quint64> index);
     void polled(quint64 requestId, const sd::WalletSnapshot &snapshot);
     void requestFailed(quint64 requestId, const QString &error);
+    void incomingListed(quint64 requestId, const QList<sd::Observation> &transfers);
 };
 
 } // namespace sd

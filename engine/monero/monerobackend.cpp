@@ -90,6 +90,36 @@ void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
     });
 }
 
+void MoneroBackend::listIncoming(quint64 requestId)
+{
+    m_client->refresh([this, requestId](RpcResult<MoneroRefreshResult> refreshed) {
+        if (!refreshed)
+            return Q_EMIT requestFailed(requestId, refreshed.error().message);
+        m_client->getHeight([this, requestId](RpcResult<quint64> height) {
+            if (!height)
+                return Q_EMIT requestFailed(requestId, height.error().message);
+            MoneroTransferQuery query;
+            query.in = true;
+            query.pool = true;
+            query.accountIndex = m_config.accountIndex;
+            const quint64 walletHeight = *height;
+            m_client->getTransfers(query, [this, requestId, walletHeight](RpcResult<MoneroTransfers> transfers) {
+                if (!transfers)
+                    return Q_EMIT requestFailed(requestId, transfers.error().message);
+                const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)")
+                                        .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
+                // The same rules as a poll (one entry per deposit key, pool duplicates of mined entries
+                // dropped), so reconcile compares exactly what the engine would have recorded.
+                auto snapshot = buildSnapshot(*transfers, 0, walletHeight, m_config.accountIndex,
+                                              QDateTime::currentSecsSinceEpoch(), who);
+                if (!snapshot)
+                    return Q_EMIT requestFailed(requestId, snapshot.error().message);
+                Q_EMIT incomingListed(requestId, snapshot->transfers);
+            });
+        });
+    });
+}
+
 RpcResult<WalletSnapshot> MoneroBackend::buildSnapshot(const MoneroTransfers &transfers, quint64 fromHeight,
                                                        quint64 walletHeight, quint32 accountIndex, qint64 nowSecs,
                                                        const QString &who)

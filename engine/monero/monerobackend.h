@@ -25,6 +25,8 @@ public:
     void allocateAddress(quint64 requestId, const QString &label) override;
     // refresh, get_height, then get_transfers {in, pool, account, min_height = fromHeight (exclusive)}.
     void poll(quint64 requestId, quint64 fromHeight) override;
+    // refresh, get_height, then get_transfers {in, pool, account} over the whole history (reconcile).
+    void listIncoming(quint64 requestId) override;
 
     MoneroWalletClient *client() { return m_client; }
 

@@ -1,0 +1,241 @@
+// A monero-wallet-rpc double on 127.0.0.1 that misbehaves on demand, for faults a real wallet cannot be made
+// to produce: time-outs, resets, HTTP 500, HTML, truncated or mistyped JSON, impossible amounts, duplicated
+// entries, a transfer whose amount changes, slow answers, a digest challenge that never accepts. When
+// behaving it answers refresh, get_height, create_address and get_transfers from its list of transfers.
+#pragma once
+
+#include "jsonvalue.h"
+
+#include <QHash>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+class HostileWallet : public QObject
+{
+public:
+    enum class Fault {
+        None,
+        Timeout,        // never answers
+        Reset,          // aborts the connection (TCP RST) on the request
+        Http500,
+        HtmlPage,       // 200 with an HTML error page
+        TruncatedJson,  // the body ends half-way
+        WrongTypes,     // amount and height as strings, subaddr_index as an array
+        MissingFields,  // no txid, no amount
+        NegativeAmount,
+        NonNumericAmount,
+        FractionalAmount,
+        HugeAmount,     // 2^64: beyond 64 bits
+        Duplicated,     // an entry listed twice
+        Slow,           // answers, but after `slowMs`
+        DigestNever,    // 401 with a digest challenge, whatever the credentials
+        WrongId,        // a JSON-RPC answer to another request id
+        RpcError,       // a JSON-RPC error object
+    };
+
+    struct Transfer
+    {
+        QString txid;
+        quint32 minor = 0;
+        QByteArray amount; // the JSON literal
+        quint64 height = 0; // 0: in the pool
+    };
+
+    HostileWallet()
+    {
+        m_server.listen(QHostAddress::LocalHost, 0);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
+                socket->setParent(this);
+                connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onData(socket); });
+                connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
+                    m_buffers.remove(socket); // a new socket may reuse the address
+                    socket->deleteLater();
+                });
+            }
+        });
+    }
+
+    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(m_server.serverPort())); }
+    QString address(quint32 minor) const { return QStringLiteral("8hostileSubaddress%1").arg(minor); }
+
+    Fault fault = Fault::None;
+    bool faultOnlyTransfers = false; // transport faults on every method unless set
+    int slowMs = 2000;
+    quint64 height = 120;
+    QList<Transfer> transfers;
+    bool reverseOrder = false;
+    // Runs before each get_transfers answer (a test can make the chain grow with every poll).
+    std::function<void()> onTransfers;
+    QStringList labels; // create_address labels, as received
+    int requests = 0;
+    int faultsInjected = 0;
+
+private:
+    static QByteArray http(int status, const QByteArray &reason, const QByteArray &body,
+                           const QByteArray &type = "application/json", const QByteArray &extra = {})
+    {
+        return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\nContent-Type: " + type +
+               "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extra + "\r\n" + body;
+    }
+
+    QByteArray entry(const Transfer &t) const
+    {
+        QByteArray amount = "\"amount\":" + t.amount + ',';
+        QByteArray txid = "\"txid\":\"" + t.txid.toLatin1() + "\",";
+        QByteArray heightField = "\"height\":" + QByteArray::number(t.height) + ',';
+        QByteArray index = "\"subaddr_index\":{\"major\":0,\"minor\":" + QByteArray::number(t.minor) + "},";
+        switch (fault) {
+        case Fault::WrongTypes:
+            amount = "\"amount\":\"" + t.amount + "\",";
+            heightField = "\"height\":\"" + QByteArray::number(t.height) + "\",";
+            index = "\"subaddr_index\":[0," + QByteArray::number(t.minor) + "],";
+            break;
+        case Fault::MissingFields: amount.clear(); txid.clear(); break;
+        case Fault::NegativeAmount: amount = "\"amount\":-" + t.amount + ','; break;
+        case Fault::NonNumericAmount: amount = "\"amount\":\"lots\","; break;
+        case Fault::FractionalAmount: amount = "\"amount\":" + t.amount + ".5,"; break;
+        case Fault::HugeAmount: amount = "\"amount\":18446744073709551616,"; break;
+        default: break;
+        }
+        const quint64 conf = t.height ? height - t.height : 0;
+        return "{\"address\":\"" + address(t.minor).toLatin1() + "\"," + amount + "\"confirmations\":" + QByteArray::number(conf) +
+               ",\"double_spend_seen\":false,\"fee\":30000000," + heightField + "\"locked\":false,\"note\":\"\","
+               "\"payment_id\":\"0000000000000000\"," + index + "\"timestamp\":1795000000," + txid +
+               "\"type\":\"" + (t.height ? "in" : "pool") + "\",\"unlock_time\":0}";
+    }
+
+    // `minHeight`: the wallet's filter_by_height semantics (exclusive) for mined entries.
+    QByteArray transfersResult(std::optional<quint64> minHeight = std::nullopt) const
+    {
+        QList<QByteArray> in, pool;
+        QList<Transfer> list = transfers;
+        if (reverseOrder)
+            std::reverse(list.begin(), list.end());
+        for (const Transfer &t : list)
+            if (!t.height || !minHeight || t.height > *minHeight)
+                (t.height ? in : pool).append(entry(t));
+        if (fault == Fault::Duplicated && !in.isEmpty())
+            in.append(in.first());
+        QByteArray out = "{";
+        if (!in.isEmpty())
+            out += "\"in\":[" + in.join(',') + "]";
+        if (!pool.isEmpty())
+            out += QByteArray(in.isEmpty() ? "" : ",") + "\"pool\":[" + pool.join(',') + "]";
+        return out + "}";
+    }
+
+    void onData(QTcpSocket *socket)
+    {
+        QByteArray &buffer = m_buffers[socket];
+        buffer += socket->readAll();
+
+        while (true) {
+            const qsizetype end = buffer.indexOf("\r\n\r\n");
+            if (end < 0)
+                return;
+            qsizetype length = 0;
+            for (const QByteArray &line : buffer.left(end).split('\n'))
+                if (line.toLower().startsWith("content-length:"))
+                    length = line.mid(15).trimmed().toLongLong();
+            if (buffer.size() < end + 4 + length)
+                return;
+            const QByteArray body = buffer.mid(end + 4, length);
+            buffer.remove(0, end + 4 + length);
+            ++requests;
+            QString method;
+            QByteArray id = "0";
+            std::optional<quint64> minHeight;
+            if (const auto doc = sd::parseJson(body); doc && doc->isObject()) {
+                if (const sd::JsonValue *m = doc->find(u"method"))
+                    method = m->toString();
+                if (const sd::JsonValue *i = doc->find(u"id"))
+                    id = i->serialize();
+                const sd::JsonValue *params = doc->find(u"params");
+                if (params && params->find(u"filter_by_height") && params->find(u"filter_by_height")->toBool()
+                    && params->find(u"min_height"))
+                    minHeight = params->find(u"min_height")->numberText().toULongLong();
+                if (params && params->find(u"label"))
+                    labels.append(params->find(u"label")->toString());
+            }
+            answer(socket, method, id, minHeight);
+        }
+    }
+
+    void answer(QTcpSocket *socket, const QString &method, const QByteArray &id, std::optional<quint64> minHeight)
+    {
+        const auto ok = [&id](const QByteArray &result) {
+            return http(200, "Ok", "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"result\":" + result + "}");
+        };
+        QByteArray normal;
+        if (method == QLatin1String("refresh"))
+            normal = ok("{\"blocks_fetched\":0,\"received_money\":false}");
+        else if (method == QLatin1String("get_height"))
+            normal = ok("{\"height\":" + QByteArray::number(height) + "}");
+        else if (method == QLatin1String("create_address")) {
+            ++m_nextMinor;
+            normal = ok("{\"address\":\"" + address(m_nextMinor).toLatin1() + "\",\"address_index\":" +
+                        QByteArray::number(m_nextMinor) + ",\"address_indices\":[" + QByteArray::number(m_nextMinor) + "]}");
+        } else if (method == QLatin1String("get_transfers")) {
+            if (onTransfers)
+                onTransfers();
+            normal = ok(transfersResult(minHeight));
+        }
+        else
+            normal = http(200, "Ok", "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}");
+
+        const bool applies = fault != Fault::None && (!faultOnlyTransfers || method == QLatin1String("get_transfers"));
+        if (!applies || method == QLatin1String("create_address"))
+            return send(socket, normal, 0);
+        ++faultsInjected;
+        switch (fault) {
+        case Fault::Timeout: return; // the socket stays open, silent
+        case Fault::Reset: socket->abort(); return;
+        case Fault::Http500: return send(socket, http(500, "Internal Server Error", "internal error"), 0);
+        case Fault::HtmlPage:
+            return send(socket, http(200, "Ok", "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>", "text/html"), 0);
+        case Fault::TruncatedJson: {
+            const QByteArray full = ok(transfersResult());
+            const qsizetype header = full.indexOf("\r\n\r\n") + 4;
+            const QByteArray body = full.mid(header);
+            return send(socket, http(200, "Ok", body.left(body.size() / 2)), 0);
+        }
+        case Fault::Slow: return send(socket, normal, slowMs);
+        case Fault::DigestNever:
+            return send(socket, http(401, "Unauthorized", "", "text/plain",
+                                     "WWW-Authenticate: Digest qop=\"auth\",algorithm=MD5,realm=\"monero-rpc\",nonce=\"" +
+                                         QByteArray::number(requests) + "\",stale=false\r\n"), 0);
+        case Fault::WrongId:
+            return send(socket, http(200, "Ok", "{\"id\":987654,\"jsonrpc\":\"2.0\",\"result\":{\"height\":1}}"), 0);
+        case Fault::RpcError:
+            return send(socket, http(200, "Ok", "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"error\":{\"code\":-13,\"message\":\"No wallet file\"}}"), 0);
+        default:
+            // Data faults live in the transfer list; other methods answer normally.
+            return send(socket, normal, 0);
+        }
+    }
+
+    void send(QTcpSocket *socket, const QByteArray &raw, int delayMs)
+    {
+        QPointer<QTcpSocket> guard(socket);
+        auto write = [guard, raw] {
+            if (guard && guard->state() == QAbstractSocket::ConnectedState)
+                guard->write(raw);
+        };
+        if (delayMs > 0)
+            QTimer::singleShot(delayMs, this, write);
+        else
+            write();
+    }
+
+    QTcpServer m_server;
+    QHash<QTcpSocket *, QByteArray> m_buffers;
+    quint32 m_nextMinor = 0;
+};
