@@ -53,30 +53,46 @@ void BitcoinBackend::allocateAddress(quint64 requestId, const QString &label)
 
 void BitcoinBackend::poll(quint64 requestId, quint64 fromHeight)
 {
-    m_client->getBlockCount([this, requestId, fromHeight](RpcResult<quint64> tip) {
+    fetchSnapshot(requestId, fromHeight, [this, requestId](const WalletSnapshot &snapshot) {
+        Q_EMIT polled(requestId, snapshot);
+    });
+}
+
+void BitcoinBackend::listIncoming(quint64 requestId)
+{
+    // From the genesis block (which pays no wallet): the same rules as a poll, so reconcile compares
+    // exactly what the engine would have recorded.
+    fetchSnapshot(requestId, 0, [this, requestId](const WalletSnapshot &snapshot) {
+        Q_EMIT incomingListed(requestId, snapshot.transfers);
+    });
+}
+
+void BitcoinBackend::fetchSnapshot(quint64 requestId, quint64 fromHeight, std::function<void(const WalletSnapshot &)> done)
+{
+    m_client->getBlockCount([this, requestId, fromHeight, done = std::move(done)](RpcResult<quint64> tip) {
         if (!tip)
             return failed(requestId, tip.error());
         const quint64 tipHeight = *tip;
-        m_client->getBlockHash(tipHeight, [this, requestId, fromHeight, tipHeight](RpcResult<QString> tipHash) {
+        m_client->getBlockHash(tipHeight, [this, requestId, fromHeight, tipHeight, done](RpcResult<QString> tipHash) {
             if (!tipHash)
                 return failed(requestId, tipHash.error());
             // listsinceblock from the block at fromHeight lists what is above it (Bitcoin Core) and the pool;
             // a reorg below it is covered by the engine choosing fromHeight deep enough.
             const quint64 base = std::min(fromHeight, tipHeight);
-            m_client->getBlockHash(base, [this, requestId, fromHeight, tipHeight, tip = *tipHash](RpcResult<QString> baseHash) {
+            m_client->getBlockHash(base, [this, requestId, fromHeight, tipHeight, tip = *tipHash, done](RpcResult<QString> baseHash) {
                 if (!baseHash)
                     return failed(requestId, baseHash.error());
-                m_client->listSinceBlock(*baseHash, [this, requestId, fromHeight, tipHeight, tip](RpcResult<BitcoinSinceBlock> since) {
+                m_client->listSinceBlock(*baseHash, [this, requestId, fromHeight, tipHeight, tip, done](RpcResult<BitcoinSinceBlock> since) {
                     if (!since)
                         return failed(requestId, since.error());
                     const QString who = QStringLiteral("Bitcoin wallet RPC %1 (listsinceblock)")
                                             .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
-                    const auto finish = [this, requestId, fromHeight, tipHeight, tip, who,
+                    const auto finish = [this, requestId, fromHeight, tipHeight, tip, who, done,
                                          since = *since](const QList<BitcoinReceive> &pool) {
                         auto snapshot = buildSnapshot(since, pool, fromHeight, tipHeight, tip, who);
                         if (!snapshot)
                             return failed(requestId, snapshot.error());
-                        Q_EMIT polled(requestId, *snapshot);
+                        done(*snapshot);
                     };
                     if (m_options.dialect != Dialect::Bcoin)
                         return finish({});

@@ -42,6 +42,8 @@ public:
     // getblockcount, getblockhash (tip and fromHeight), listsinceblock <hash at fromHeight> 1 false true
     // (plus listtransactions for bcoin's unconfirmed receives).
     void poll(quint64 requestId, quint64 fromHeight) override;
+    // The same calls from the genesis block: every receive the wallet holds, mined or in the pool (reconcile).
+    void listIncoming(quint64 requestId) override;
 
     BitcoinWalletClient *client() { return m_client; }
 
@@ -54,6 +56,8 @@ public:
 
 private:
     void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, error.message); }
+    // The calls behind poll() and listIncoming(); `done` gets the snapshot or fails the request itself.
+    void fetchSnapshot(quint64 requestId, quint64 fromHeight, std::function<void(const WalletSnapshot &)> done);
 
     AssetConfig m_config;
     Options m_options;

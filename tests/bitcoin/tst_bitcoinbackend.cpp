@@ -162,6 +162,44 @@ private Q_SLOTS:
         QCOMPARE(seen[0].blockHash, replacement);
         QCOMPARE(seen[0].amount, Atomic(7654321));
     }
+
+    void listIncomingHoldsTheWholeHistory()
+    {
+        const auto address = allocateOnce(*m_backend, QStringLiteral("INV-RECONCILE"), 10000);
+        QVERIFY(address);
+        const QString mined = pay(address->first, 2000000);
+        QVERIFY(!mined.isEmpty());
+        QVERIFY(!mine(1).isEmpty());
+        const quint64 minedAt = tip();
+        const QString pooled = pay(address->first, 3000000);
+        QVERIFY(!pooled.isEmpty());
+
+        QSignalSpy listed(m_backend.get(), &WalletBackend::incomingListed);
+        QSignalSpy failed(m_backend.get(), &WalletBackend::requestFailed);
+        m_backend->listIncoming(99);
+        QVERIFY(QTest::qWaitFor([&] { return listed.size() + failed.size() > 0; }, 10000));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+        QCOMPARE(listed.first().at(0).toULongLong(), quint64(99));
+        const auto all = listed.first().at(1).value<QList<Observation>>();
+        std::set<DepositKey> keys;
+        int found = 0;
+        for (const Observation &o : all) {
+            QVERIFY(keys.insert(o.key).second); // one observation per deposit key
+            if (QString::fromStdString(o.key.txid) == mined) {
+                ++found;
+                QCOMPARE(o.amount, Atomic(2000000));
+                QCOMPARE(o.height, std::optional<quint64>(minedAt));
+            } else if (QString::fromStdString(o.key.txid) == pooled) {
+                ++found;
+                QCOMPARE(o.amount, Atomic(3000000));
+                QVERIFY(!o.height);
+            }
+        }
+        QCOMPARE(found, 2);
+        // Earlier cases' payments (at lower heights) are in the history too.
+        QVERIFY(std::any_of(all.cbegin(), all.cend(), [&](const Observation &o) { return o.height && *o.height < minedAt; }));
+        QVERIFY(!mine(1).isEmpty());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBitcoinBackend)
