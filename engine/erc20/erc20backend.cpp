@@ -19,6 +19,7 @@ constexpr quint64 MaxTimestamp = 9999999999ULL;
 struct Erc20Backend::PollRun
 {
     quint64 requestId = 0;
+    bool wholeChain = false; // listIncoming: from genesis to the head, answered with incomingListed
     quint64 fromHeight = 0; // exclusive: what the snapshot is complete for
     quint64 head = 0;       // the node's latest block
     quint64 to = 0;         // the last block this poll scans
@@ -80,6 +81,16 @@ void Erc20Backend::allocateAddress(quint64 requestId, const QString &)
 
 void Erc20Backend::poll(quint64 requestId, quint64 fromHeight)
 {
+    start(requestId, fromHeight, false);
+}
+
+void Erc20Backend::listIncoming(quint64 requestId)
+{
+    start(requestId, 0, true);
+}
+
+void Erc20Backend::start(quint64 requestId, quint64 fromHeight, bool wholeChain)
+{
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-f]{40}$"));
     if (!contract.match(m_token).hasMatch())
         return fail(requestId, QStringLiteral("[%1] token_contract \"%2\" is not a contract address (0x and 40 hex digits)")
@@ -91,6 +102,7 @@ void Erc20Backend::poll(quint64 requestId, quint64 fromHeight)
         return fail(requestId, pool.error());
     auto run = std::make_shared<PollRun>();
     run->requestId = requestId;
+    run->wholeChain = wholeChain;
     run->fromHeight = fromHeight;
     for (const QString &a : *pool)
         run->addresses.insert(a.toLower(), a);
@@ -103,12 +115,12 @@ void Erc20Backend::poll(quint64 requestId, quint64 fromHeight)
         run->head = *head;
         // No cursor yet: start a bounded way back instead of at genesis. The snapshot then claims
         // completeness only for what was scanned.
-        if (run->fromHeight == 0 && run->head > MaxBlocksPerPoll)
+        if (!run->wholeChain && run->fromHeight == 0 && run->head > MaxBlocksPerPoll)
             run->fromHeight = run->head - MaxBlocksPerPoll;
         // A node behind the cursor (restarted from an older state, or reorganised to a shorter chain): scan
         // what it has, so what vanished is reversed.
         run->fromHeight = std::min(run->fromHeight, run->head);
-        run->to = std::min(run->head, run->fromHeight + MaxBlocksPerPoll);
+        run->to = run->wholeChain ? run->head : std::min(run->head, run->fromHeight + MaxBlocksPerPoll);
         run->next = run->fromHeight + 1;
         scanNext(run);
     });
@@ -190,7 +202,10 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
     std::sort(snapshot.transfers.begin(), snapshot.transfers.end(), [](const Observation &a, const Observation &b) {
         return std::tie(a.height, a.key) < std::tie(b.height, b.key);
     });
-    Q_EMIT polled(run->requestId, snapshot);
+    if (run->wholeChain)
+        Q_EMIT incomingListed(run->requestId, snapshot.transfers);
+    else
+        Q_EMIT polled(run->requestId, snapshot);
 }
 
 Observation Erc20Backend::observation(const QString &asset, const Erc20Transfer &t, const QString &address,

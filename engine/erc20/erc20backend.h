@@ -38,6 +38,9 @@ public:
     // checked against the log's) and for the last block scanned (the tip hash).
     void poll(quint64 requestId, quint64 fromHeight) override;
     void setAddressPool(AddressPoolAccess pool) override;
+    // The same reads over the whole chain (block 1 to the head, no per-poll cap) for `settledesk reconcile`;
+    // answers with incomingListed. Slow on mainnet (one eth_getLogs per 2000 blocks), as a one-off check is.
+    void listIncoming(quint64 requestId) override;
 
     Erc20Client *client() { return m_client; }
 
@@ -47,6 +50,7 @@ public:
 
 private:
     struct PollRun;
+    void start(quint64 requestId, quint64 fromHeight, bool wholeChain);
     void fail(quint64 requestId, const QString &error);
     void scanNext(std::shared_ptr<PollRun> run);
     void fetchBlocks(std::shared_ptr<PollRun> run);

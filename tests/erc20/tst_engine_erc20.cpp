@@ -8,6 +8,7 @@
 #include "erc20backend.h"
 #include "testsupport.h"
 
+#include <QNetworkAccessManager>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void reorgedOutPaymentIsReversed();
     void amountBeyond64BitsIsRefused();
     void emptyPoolRefusesNewInvoices();
+    void listIncomingReadsTheWholeChain();
 
 private:
     InvoiceRecord create(const QString &amount);
@@ -259,6 +261,41 @@ void TestEngineErc20::emptyPoolRefusesNewInvoices()
     QVERIFY2(error.contains(QStringLiteral("no free address")) && error.contains(QStringLiteral("addresses import")), qPrintable(error));
     auto free = m_store->countFreeAddresses(QStringLiteral("USDT"), fromQDateTime(QDateTime::currentDateTimeUtc()));
     QVERIFY(free && *free == 0);
+}
+
+// The reconcile listing: every Transfer to a pool address from block 1 to the head, keyed as a poll keys
+// them, with confirmations; transfers of other tokens' or to other addresses are not listed.
+void TestEngineErc20::listIncomingReadsTheWholeChain()
+{
+    const QString customer = QString::fromLatin1(AnvilNode::Customer);
+    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(1), 2 * Usdt).isEmpty());
+    QVERIFY(!m_node->transfer(m_token, customer, QString::fromLatin1(AnvilNode::Deployer), 3 * Usdt).isEmpty());
+    QVERIFY(m_node->mine());
+    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(0), 1 * Usdt).isEmpty());
+    QVERIFY(m_node->mine(3));
+
+    QNetworkAccessManager nam;
+    AssetConfig usdt;
+    usdt.asset = QStringLiteral("USDT");
+    usdt.walletRpcUrl = m_node->url();
+    usdt.extra1 = m_token;
+    Erc20Backend backend(usdt, QString(), &nam);
+    backend.setAddressPool(AddressPoolAccess{[]() -> std::expected<QString, QString> { return std::unexpected(QStringLiteral("unused")); },
+                                             []() -> std::expected<QStringList, QString> { return Pool; }});
+    QSignalSpy listed(&backend, &WalletBackend::incomingListed);
+    QSignalSpy failed(&backend, &WalletBackend::requestFailed);
+    backend.listIncoming(41);
+    QVERIFY(QTest::qWaitFor([&] { return !listed.isEmpty() || !failed.isEmpty(); }, Wait));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+    QCOMPARE(listed.first().at(0).toULongLong(), quint64(41));
+    const auto transfers = listed.first().at(1).value<QList<Observation>>();
+    QCOMPARE(transfers.size(), 2);
+    QCOMPARE(transfers.at(0).address, Pool.at(1));
+    QCOMPARE(transfers.at(0).amount, 2 * Usdt);
+    QCOMPARE(transfers.at(0).confirmations, 4u);
+    QCOMPARE(transfers.at(1).address, Pool.at(0));
+    QCOMPARE(transfers.at(1).amount, 1 * Usdt);
+    QCOMPARE(transfers.at(1).confirmations, 3u);
 }
 
 QTEST_GUILESS_MAIN(TestEngineErc20)
