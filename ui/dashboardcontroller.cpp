@@ -58,7 +58,8 @@ void DashboardController::start()
                   << connect(w, &MainWindow::invoicesRequested, engine, &Engine::loadInvoices, q)
                   << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
-                  << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q);
+                  << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
+                  << connect(w, &MainWindow::rateRequested, engine, &Engine::fetchRate, q);
     // Engine -> window: value snapshots, handled in the GUI thread.
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
@@ -74,7 +75,9 @@ void DashboardController::start()
                   << connect(engine, &Engine::refundQueued, w, &MainWindow::handleRefundQueued, q)
                   << connect(engine, &Engine::alert, w, &MainWindow::handleAlert, q)
                   << connect(engine, &Engine::backendStatusChanged, w, &MainWindow::handleBackendStatus, q)
-                  << connect(engine, &Engine::databaseStatusChanged, w, &MainWindow::handleDatabaseStatus, q);
+                  << connect(engine, &Engine::databaseStatusChanged, w, &MainWindow::handleDatabaseStatus, q)
+                  << connect(engine, &Engine::rateFetched, w, &MainWindow::handleRateFetched, q)
+                  << connect(engine, &Engine::rateFetchFailed, w, &MainWindow::handleRateFetchFailed, q);
     m_connections << connect(engine, &Engine::started, this, [this] {
         if (m_window)
             m_window->startLoading();

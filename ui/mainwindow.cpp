@@ -27,6 +27,7 @@
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLocale>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -347,6 +348,24 @@ void MainWindow::startLoading()
     Q_EMIT refundsRequested(*m_refundRequest);
 }
 
+void MainWindow::handleRateFetched(quint64 requestId, const RateQuote &quote)
+{
+    auto done = m_rateRequests.take(requestId);
+    if (!done)
+        return;
+    statusBar()->showMessage(tr("%1 %2 per %3 from %4, priced %5")
+                                 .arg(quote.rate, quote.fiat, quote.asset, quote.source,
+                                      QLocale().toString(quote.asOf.toLocalTime(), QLocale::ShortFormat)),
+                             10000);
+    done(quote.rate);
+}
+
+void MainWindow::handleRateFetchFailed(quint64 requestId, const QString &error)
+{
+    if (auto done = m_rateRequests.take(requestId))
+        done(std::unexpected(error));
+}
+
 void MainWindow::reloadRefunds()
 {
     m_refundRequest = nextRequestId();
@@ -377,6 +396,12 @@ NewInvoiceDialog *MainWindow::openNewInvoice()
         connect(m_newInvoice, &NewInvoiceDialog::createRequested, this, &MainWindow::createInvoiceRequested);
         connect(m_newInvoice, &NewInvoiceDialog::message, this,
                 [this](const QString &text) { statusBar()->showMessage(text, 3000); });
+        // The [rates] source is the engine's (its thread, its network manager): asked by a queued signal.
+        m_newInvoice->setRateFetcher([this](const QString &asset, const QString &fiat, auto done) {
+            const quint64 id = nextRequestId();
+            m_rateRequests.insert(id, std::move(done));
+            Q_EMIT rateRequested(id, asset, fiat);
+        });
     }
     m_newInvoice->show();
     m_newInvoice->raise();
@@ -401,6 +426,10 @@ void MainWindow::openSettings()
 
 void MainWindow::handleStarted(const QString &databaseDescription)
 {
+    // Rate requests sent to an engine that was replaced since are never answered: release the dialog.
+    const auto pending = std::exchange(m_rateRequests, {});
+    for (const auto &done : pending)
+        done(std::unexpected(tr("the engine restarted; fetch the rate again")));
     handleDatabaseStatus(true, databaseDescription);
     if (m_alertIsStartFailure)
         m_alertBar->hide();

@@ -14,6 +14,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <expected>
+#include <functional>
 #include <optional>
 
 class QAction;
@@ -95,6 +97,8 @@ public Q_SLOTS:
     void handleAlert(const QString &message);
     void handleBackendStatus(const sd::BackendStatus &status);
     void handleDatabaseStatus(bool ok, const QString &message);
+    void handleRateFetched(quint64 requestId, const sd::RateQuote &quote);
+    void handleRateFetchFailed(quint64 requestId, const QString &error);
 
 Q_SIGNALS:
     // ---- what the window asks of the engine ----
@@ -103,6 +107,7 @@ Q_SIGNALS:
     void invoiceRequested(quint64 requestId, qint64 invoiceId);
     void refundsRequested(quint64 requestId);
     void pollRequested();
+    void rateRequested(quint64 requestId, const QString &asset, const QString &fiat);
     // After the settings dialog saved a new configuration.
     void configChanged(const sd::Config &config);
 
@@ -153,6 +158,7 @@ private:
     // refund queue history for the chart: id -> when it was queued / left
     QHash<qint64, RefundSpan> m_refundSpans;
     std::optional<quint64> m_refundRequest;
+    QHash<quint64, std::function<void(std::expected<QString, QString>)>> m_rateRequests; // the dialog's callbacks
 };
 
 } // namespace sd::ui

@@ -129,6 +129,7 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     m_rate->setPlaceholderText(QStringLiteral("162.50"));
     m_rateLabel = new QLabel(m_fiatBox);
     m_fetchRate = new QPushButton(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("Fetch rate"), m_fiatBox);
+    m_fetchRate->setObjectName(QStringLiteral("fetchRate"));
     m_fetchRate->setVisible(false);
     fiatGrid->addWidget(new QLabel(tr("Price"), m_fiatBox), 0, 0);
     fiatGrid->addWidget(m_fiatAmount, 0, 1);

@@ -2,6 +2,7 @@
 
 #include "asset.h"
 #include "decimal.h"
+#include "rateprovider.h"
 
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -56,6 +57,7 @@ struct Engine::Private
     BackendFactory factory;
     std::unique_ptr<Store> store;
     QNetworkAccessManager *nam = nullptr;
+    std::unique_ptr<RateProvider> rates; // the [rates] source; uses nam, so it goes before it
     QTimer *boundaryTimer = nullptr;
     QTimer *changeTimer = nullptr;
     std::vector<std::unique_ptr<BackendSlot>> backends;
@@ -102,6 +104,7 @@ Engine::~Engine()
     for (auto &slot : d->backends)
         delete slot->backend;
     d->backends.clear();
+    d->rates.reset();
     delete d->nam;
 }
 
@@ -121,6 +124,25 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::BackendStatus>();
     qRegisterMetaType<sd::WalletSnapshot>();
     qRegisterMetaType<std::optional<quint64>>();
+    qRegisterMetaType<sd::RateQuote>();
+}
+
+void Engine::fetchRate(quint64 requestId, const QString &asset, const QString &fiat)
+{
+    if (!d->nam)
+        return Q_EMIT rateFetchFailed(requestId, tr("the engine is not running"));
+    if (!d->rates) {
+        d->rates = makeRateProvider(d->config.rates, d->nam, d->clock);
+        if (!d->rates)
+            return Q_EMIT rateFetchFailed(requestId, tr("unknown rate source \"%1\"").arg(d->config.rates.source));
+    }
+    // A stale or malformed rate is refused by the provider with its reason; it is never used silently.
+    d->rates->fetch(asset, fiat, [this, requestId](std::expected<RateQuote, QString> quote) {
+        if (quote)
+            Q_EMIT rateFetched(requestId, *quote);
+        else
+            Q_EMIT rateFetchFailed(requestId, quote.error());
+    });
 }
 
 void Engine::start()
@@ -283,6 +305,7 @@ void Engine::stop()
     }
     d->backends.clear();
     d->creations.clear();
+    d->rates.reset();
     delete d->nam;
     d->nam = nullptr;
     d->store.reset();

@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "rateprovider.h"
 #include "store.h"
 #include "walletbackend.h"
 
@@ -62,6 +63,9 @@ public Q_SLOTS:
     void loadInvoice(quint64 requestId, qint64 invoiceId);
     void loadRefunds(quint64 requestId);
     void pollNow(); // every backend, at once
+    // The [rates] source's price of one whole `asset` in `fiat` for a new invoice: rateFetched or
+    // rateFetchFailed (a stale rate is refused, never used).
+    void fetchRate(quint64 requestId, const QString &asset, const QString &fiat);
 
 Q_SIGNALS:
     void started(const QString &databaseDescription);
@@ -75,6 +79,8 @@ Q_SIGNALS:
                        const QList<sd::InvoiceEventRecord> &events);
     void loadFailed(quint64 requestId, const QString &error);
     void refundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
+    void rateFetched(quint64 requestId, const sd::RateQuote &quote);
+    void rateFetchFailed(quint64 requestId, const QString &error);
 
     // Pushed after every change, whoever wrote it (this engine, another process, another machine).
     void invoicesChanged(const QList<sd::InvoiceRecord> &invoices);

@@ -16,6 +16,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QMutex>
+#include <QPushButton>
+#include <QLineEdit>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -179,6 +182,51 @@ private Q_SLOTS:
         auto *history = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailHistory"));
         QTRY_COMPARE(deposits->model()->rowCount(), 2);
         QTRY_VERIFY(history->model()->rowCount() >= 2);
+        controller.stop();
+    }
+    void rateFetchedThroughTheEngine()
+    {
+        // The [rates] source runs in the engine's thread; the dialog asks by a queued signal. A manual rate
+        // here: the HTTP sources have their own tests against recorded payloads (tests/rates).
+        QTemporaryDir dir;
+        Config config;
+        config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("rate.db"));
+        config.rates.source = QStringLiteral("manual");
+        config.rates.manualRates.insert(QStringLiteral("XMR/USD"), QStringLiteral("162.125000000000000001"));
+        AssetConfig xmr;
+        xmr.asset = QStringLiteral("XMR");
+        xmr.enabled = true;
+        xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
+        xmr.pollIntervalMs = 3'600'000;
+        config.assets << xmr;
+        auto wallet = std::make_shared<WalletState>();
+        ManualClock clock(t0());
+        MainWindow w(config, &clock);
+        DashboardController controller(&w, config,
+                                       [wallet](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
+                                           return new StubWallet(wallet, parent);
+                                       },
+                                       &clock);
+        QSignalSpy started(&controller, &DashboardController::engineStarted);
+        controller.start();
+        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
+        NewInvoiceDialog *dialog = w.openNewInvoice();
+        dialog->setAsset(QStringLiteral("XMR"));
+        dialog->setFiat(QStringLiteral("50.00"), QStringLiteral("USD"), QString());
+        auto *fetch = dialog->findChild<QPushButton *>(QStringLiteral("fetchRate"));
+        auto *rate = dialog->findChild<QLineEdit *>(QStringLiteral("rate"));
+        auto *error = dialog->findChild<QLabel *>(QStringLiteral("error"));
+        QVERIFY(fetch && rate && error);
+        QVERIFY(fetch->isVisible());
+        QTest::mouseClick(fetch, Qt::LeftButton);
+        // Exactly the configured text: never rounded through a double.
+        QTRY_COMPARE_WITH_TIMEOUT(rate->text(), QStringLiteral("162.125000000000000001"), 10000);
+        QVERIFY(fetch->isEnabled());
+        // A pair with no rate: a clear error, the field left as it was.
+        dialog->setFiat(QStringLiteral("50.00"), QStringLiteral("EUR"), QStringLiteral("150"));
+        QTest::mouseClick(fetch, Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(error->text().contains(QLatin1String("no manual rate")), 10000);
+        QCOMPARE(rate->text(), QStringLiteral("150"));
         controller.stop();
     }
 };
