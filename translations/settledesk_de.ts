@@ -4,215 +4,227 @@
 <context>
     <name>DisplayText</name>
     <message>
-        <location filename="../ui/displaytext.cpp" line="+39" />
+        <location filename="../ui/displaytext.cpp" line="+39"/>
         <source>Awaiting payment</source>
         <translation>Zahlung ausstehend</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Partially paid</source>
         <translation>Teilweise bezahlt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Confirming</source>
         <translation>Wird bestätigt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Settled</source>
         <translation>Beglichen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Underpaid, expired</source>
         <translation>Unterbezahlt, abgelaufen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Open: nothing has arrived yet.</source>
         <translation>Offen: Es ist noch nichts eingegangen.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Open: part of the amount has arrived.</source>
         <translation>Offen: Ein Teil des Betrags ist eingegangen.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Paid in full in time; waiting for the confirmations the asset requires.</source>
         <translation>Rechtzeitig vollständig bezahlt; wartet auf die Bestätigungen, die das Asset verlangt.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Paid and confirmed. The order can be fulfilled.</source>
         <translation>Bezahlt und bestätigt. Die Bestellung kann ausgeliefert werden.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Closed with too little received. The money received is in the refund queue.</source>
         <translation>Mit zu geringem Zahlungseingang geschlossen. Das erhaltene Geld liegt in der Erstattungswarteschlange.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Closed: nothing arrived before the hard boundary.</source>
         <translation>Geschlossen: Vor der Endfrist ist nichts eingegangen.</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+35"/>
         <source>Counted</source>
         <translation>Angerechnet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Reversed</source>
         <translation>Rückgängig gemacht</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>In refund queue</source>
         <translation>In der Erstattungswarteschlange</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Late</source>
         <translation>Verspätet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Underpaid</source>
         <translation>Unterbezahlt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Overpaid</source>
         <translation>Überbezahlt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Unmatched</source>
         <translation>Nicht zugeordnet</translation>
     </message>
     <message>
-        <location line="+8" />
-        <source>Arrived after the invoice's hard boundary.</source>
+        <location line="+8"/>
+        <source>Arrived after the invoice&apos;s hard boundary.</source>
         <translation>Nach der Endfrist der Rechnung eingegangen.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The invoice closed with too little received.</source>
         <translation>Die Rechnung wurde mit zu geringem Zahlungseingang geschlossen.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Paid more than the amount due (beyond the dust tolerance).</source>
         <translation>Mehr als den fälligen Betrag bezahlt (über die Kleinstbetrags-Toleranz hinaus).</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Paid to an address that belongs to no invoice.</source>
         <translation>An eine Adresse gezahlt, die zu keiner Rechnung gehört.</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Pending</source>
         <translation>Offen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Refunding</source>
         <translation>Wird erstattet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Refunded</source>
         <translation>Erstattet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Applied to order</source>
         <translation>Der Bestellung angerechnet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dismissed</source>
         <translation>Verworfen</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>degraded</source>
         <translation>eingeschränkt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>down</source>
         <translation>ausgefallen</translation>
     </message>
     <message>
-        <location line="+34" />
+        <location line="+34"/>
         <source>Monero</source>
         <translation>Monero</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Bitcoin</source>
         <translation>Bitcoin</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Tether USD (ERC-20)</source>
         <translation>Tether USD (ERC-20)</translation>
     </message>
     <message numerus="yes">
-        <location line="+34" />
+        <location line="+34"/>
         <source>%n s ago</source>
-        <translation><numerusform>vor %n s</numerusform><numerusform>vor %n s</numerusform></translation>
+        <translation>
+            <numerusform>vor %n s</numerusform>
+            <numerusform>vor %n s</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>%n min ago</source>
-        <translation><numerusform>vor %n min</numerusform><numerusform>vor %n min</numerusform></translation>
+        <translation>
+            <numerusform>vor %n min</numerusform>
+            <numerusform>vor %n min</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>%n h ago</source>
-        <translation><numerusform>vor %n h</numerusform><numerusform>vor %n h</numerusform></translation>
+        <translation>
+            <numerusform>vor %n h</numerusform>
+            <numerusform>vor %n h</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
-        <location line="+1" />
+        <location line="+1"/>
         <source>%n d ago</source>
-        <translation><numerusform>vor %n Tag</numerusform><numerusform>vor %n Tagen</numerusform></translation>
+        <translation>
+            <numerusform>vor %n Tag</numerusform>
+            <numerusform>vor %n Tagen</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+38" />
+        <location filename="../app/main.cpp" line="+37"/>
         <source>Crypto invoice settlement dashboard</source>
         <translation>Übersicht für die Abrechnung von Krypto-Rechnungen</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Interface language (e.g. de).</source>
         <translation>Sprache der Oberfläche (z. B. en).</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Configuration file.</source>
         <translation>Konfigurationsdatei.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Database URL.</source>
         <translation>Datenbank-URL.</translation>
     </message>
@@ -220,220 +232,231 @@
 <context>
     <name>sd::ReportExportDialog</name>
     <message>
-        <location filename="../ui/reportexportdialog.cpp" line="+65" />
+        <location filename="../ui/reportexportdialog.cpp" line="+65"/>
         <source>Export settlement report</source>
         <translation>Abrechnungsbericht exportieren</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>All assets</source>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>All states</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Awaiting payment</source>
         <translation>Zahlung ausstehend</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Partially paid</source>
         <translation>Teilweise bezahlt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Confirming</source>
         <translation>Wird bestätigt</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Settled</source>
         <translation>Beglichen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Underpaid, expired</source>
         <translation>Unterbezahlt, abgelaufen</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Expired</source>
         <translation>Abgelaufen</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>CSV (spreadsheets, accounting)</source>
         <translation>CSV (Tabellenkalkulation, Buchhaltung)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>PDF (printable summary and table)</source>
         <translation>PDF (druckbare Zusammenfassung und Tabelle)</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Invoices are selected by the day they were created (UTC); both days are included.</source>
         <translation>Rechnungen werden nach ihrem Erstellungstag (UTC) ausgewählt; beide Tage sind eingeschlossen.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>From:</source>
         <translation>Von:</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>To:</source>
         <translation>Bis:</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Asset:</source>
         <translation>Asset:</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>State:</source>
         <translation>Status:</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Format:</source>
         <translation>Format:</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>File:</source>
         <translation>Datei:</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Export</source>
         <translation>Exportieren</translation>
     </message>
     <message>
-        <location line="+33" />
+        <location line="+33"/>
         <source>Save settlement report</source>
         <translation>Abrechnungsbericht speichern</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>PDF files (*.pdf)</source>
         <translation>PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV-Dateien (*.csv)</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>Cannot export: %1</source>
         <translation>Export nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Choose the file to write.</source>
         <translation>Wählen Sie die Datei, in die geschrieben werden soll.</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Replace file?</source>
         <translation>Datei ersetzen?</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>%1 exists. Replace it?</source>
         <translation>%1 existiert bereits. Ersetzen?</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Exporting…</source>
         <translation>Wird exportiert …</translation>
     </message>
     <message>
-        <location line="+17" />
+        <location line="+17"/>
         <source>Cancelling…</source>
         <translation>Wird abgebrochen …</translation>
     </message>
     <message numerus="yes">
-        <location line="+24" />
+        <location line="+24"/>
         <source>Wrote %n invoice(s) to %1.</source>
-        <translation><numerusform>%n Rechnung nach %1 geschrieben.</numerusform><numerusform>%n Rechnungen nach %1 geschrieben.</numerusform></translation>
+        <translation>
+            <numerusform>%n Rechnung nach %1 geschrieben.</numerusform>
+            <numerusform>%n Rechnungen nach %1 geschrieben.</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Export cancelled; no file was written.</source>
         <translation>Export abgebrochen; es wurde keine Datei geschrieben.</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Export failed: %1</source>
         <translation>Export fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>Cancel</source>
         <translation>Abbrechen</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
 </context>
 <context>
+    <name>sd::ui::DashboardController</name>
+    <message>
+        <location filename="../ui/dashboardcontroller.cpp" line="+32"/>
+        <source>Refund queue</source>
+        <translation>Erstattungen</translation>
+    </message>
+</context>
+<context>
     <name>sd::ui::HealthIndicator</name>
     <message>
-        <location filename="../ui/healthindicator.cpp" line="+39" />
+        <location filename="../ui/healthindicator.cpp" line="+39"/>
         <source>Database: %1</source>
         <translation>Datenbank: %1</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Database unreachable</source>
         <translation>Datenbank nicht erreichbar</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The database cannot be reached: %1</source>
         <translation>Die Datenbank ist nicht erreichbar: %1</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source> · height %1</source>
         <translation> · Höhe %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source> · polled %1</source>
         <translation> · abgefragt %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Wallet backend %1</source>
         <translation>Wallet-Backend %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Last successful poll: %1</source>
         <translation>Letzte erfolgreiche Abfrage: %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
     </message>
@@ -441,240 +464,243 @@
 <context>
     <name>sd::ui::InvoiceDetailWidget</name>
     <message>
-        <location filename="../ui/invoicedetailwidget.cpp" line="+94" />
+        <location filename="../ui/invoicedetailwidget.cpp" line="+94"/>
         <source>Select an invoice to see its address, deposits and history.</source>
         <translation>Wählen Sie eine Rechnung, um Adresse, Einzahlungen und Verlauf zu sehen.</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+35"/>
         <source>Address</source>
         <translation>Adresse</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Copy address</source>
         <translation>Adresse kopieren</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Copy link</source>
         <translation>Link kopieren</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Copy the payment link (with the amount still due)</source>
         <translation>Den Zahlungslink kopieren (mit dem noch fälligen Betrag)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>QR code</source>
         <translation>QR-Code</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Show the payment QR code for the customer</source>
         <translation>Den Zahlungs-QR-Code für den Kunden zeigen</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Amount due</source>
         <translation>Fälliger Betrag</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Received</source>
         <translation>Erhalten</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Balance</source>
         <translation>Saldo</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dust tolerance</source>
         <translation>Kleinstbetrags-Toleranz</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+8" />
+        <location line="+1"/>
+        <location line="+8"/>
         <source>Confirmations</source>
         <translation>Bestätigungen</translation>
     </message>
     <message>
-        <location line="-7" />
+        <location line="-7"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Quote ends</source>
         <translation>Angebot endet</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Hard boundary</source>
         <translation>Endfrist</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Settled / closed</source>
         <translation>Beglichen / geschlossen</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Deposits</source>
         <translation>Einzahlungen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Transaction</source>
         <translation>Transaktion</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>First seen</source>
         <translation>Zuerst gesehen</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Copy transaction ID</source>
         <translation>Transaktions-ID kopieren</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>History</source>
         <translation>Verlauf</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>When</source>
         <translation>Wann</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Change</source>
         <translation>Änderung</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Cause</source>
         <translation>Ursache</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+36"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Invoice #%1</source>
         <translation>Rechnung Nr. %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Order %1 (invoice #%2)</source>
         <translation>Bestellung %1 (Rechnung Nr. %2)</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>priced in %1</source>
         <translation>in %1 ausgepreist</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%1 at %2 %3 per %4</source>
         <translation>%1 zum Kurs von %2 %3 je %4</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>paid exactly</source>
         <translation>genau bezahlt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%1 over</source>
         <translation>%1 zu viel</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>%1 outstanding</source>
         <translation>%1 ausstehend</translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>%n required</source>
-        <translation><numerusform>%n erforderlich</numerusform><numerusform>%n erforderlich</numerusform></translation>
+        <translation>
+            <numerusform>%n erforderlich</numerusform>
+            <numerusform>%n erforderlich</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>settled %1</source>
         <translation>beglichen %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>closed %1</source>
         <translation>geschlossen %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>open</source>
         <translation>offen</translation>
     </message>
     <message>
-        <location line="+24" />
+        <location line="+24"/>
         <source>%1
 output %2</source>
         <translation>%1
 Ausgang %2</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>0 (in mempool)</source>
         <translation>0 (im Mempool)</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>Quote valid for %1</source>
         <translation>Angebot gültig für %1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Quote lapsed · verifying network broadcast: %1 left</source>
         <translation>Angebot abgelaufen · Netzwerkübertragung wird geprüft: noch %1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Hard boundary passed · closing…</source>
         <translation>Endfrist überschritten · wird geschlossen …</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Address copied</source>
         <translation>Adresse kopiert</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Payment link copied</source>
         <translation>Zahlungslink kopiert</translation>
     </message>
@@ -682,98 +708,98 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+144" />
+        <location filename="../ui/invoicetablemodel.cpp" line="+144"/>
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>%1 of %2 confirmations</source>
         <translation>%1 von %2 Bestätigungen</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>#%1</source>
         <translation>Nr. %1</translation>
     </message>
     <message>
-        <location line="+72" />
+        <location line="+72"/>
         <source>Invoice #%1</source>
         <translation>Rechnung Nr. %1</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Priced in %1</source>
         <translation>In %1 ausgepreist</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Rate: %1 %2 per %3</source>
         <translation>Kurs: %1 %2 je %3</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Received %1 of %2</source>
         <translation>%1 von %2 erhalten</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>The quoted rate holds until %1.</source>
         <translation>Der angebotene Kurs gilt bis %1.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>The quote has lapsed. Payments broadcast before %1 still count.</source>
         <translation>Das Angebot ist abgelaufen. Zahlungen, die vor %1 gesendet wurden, zählen noch.</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>Order</source>
         <translation>Bestellung</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Asset</source>
         <translation>Asset</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Due</source>
         <translation>Fällig</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Received</source>
         <translation>Erhalten</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Progress</source>
         <translation>Fortschritt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>State</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Countdown</source>
         <translation>Restzeit</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/invoicespage.cpp" line="+91" />
-        <location filename="../ui/invoicetablemodel.cpp" line="-124" />
+        <location filename="../ui/invoicespage.cpp" line="+91"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="-124"/>
         <source>%1 · verifying network broadcast</source>
         <translation>%1 · Netzwerkübertragung wird geprüft</translation>
     </message>
@@ -781,42 +807,42 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoicesPage</name>
     <message>
-        <location line="-54" />
+        <location line="-54"/>
         <source>Search order, address or transaction ID</source>
         <translation>Bestellung, Adresse oder Transaktions-ID suchen</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>All states</source>
         <translation>Alle Status</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Open</source>
         <translation>Offen</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>All assets</source>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+117" />
+        <location line="+117"/>
         <source>1 invoice</source>
         <translation>1 Rechnung</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>%L1 invoices</source>
         <translation>%L1 Rechnungen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%1 of %2 invoices</source>
         <translation>%1 von %2 Rechnungen</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>loading %1 of %2…</source>
         <translation>lade %1 von %2 …</translation>
     </message>
@@ -824,214 +850,224 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+61" />
-        <location line="+513" />
+        <location filename="../ui/mainwindow.cpp" line="+62"/>
+        <location line="+547"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-490" />
+        <location line="-524"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>Invoices</source>
         <translation>Rechnungen</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+467" />
+        <location line="+1"/>
+        <location line="+501"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-466" />
+        <location line="-500"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>connecting…</source>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+63" />
+        <location line="+63"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Create an invoice and show its QR code (%1)</source>
         <translation>Eine Rechnung erstellen und ihren QR-Code zeigen (%1)</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>&amp;Check wallets now</source>
         <translation>Wallets jetzt &amp;abfragen</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Asking every wallet for new payments…</source>
         <translation>Alle Wallets werden nach neuen Zahlungen gefragt …</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>&amp;Settings…</source>
         <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>&amp;Find invoice</source>
         <translation>Rechnung &amp;suchen</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Copy &amp;address</source>
         <translation>&amp;Adresse kopieren</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>&amp;Export settlement report…</source>
         <translation>Abrechnungsbericht e&amp;xportieren …</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Invoices</source>
         <translation>&amp;Rechnungen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Refund queue</source>
         <translation>&amp;Erstattungen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Overview</source>
         <translation>&amp;Übersicht</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;About Settledesk</source>
         <translation>&amp;Über Settledesk</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>About Settledesk</source>
         <translation>Über Settledesk</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&lt;p&gt;&lt;b&gt;Settledesk %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Watches crypto invoices settle, keeps late and surplus money in a refund queue for a person to decide, and reports settlements.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;Settledesk %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Verfolgt, wie Krypto-Rechnungen beglichen werden, hält verspätetes und überzahltes Geld in einer Erstattungswarteschlange zur Entscheidung durch eine Person bereit und erstellt Abrechnungsberichte.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Main</source>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+135" />
+        <location line="+102"/>
+        <source>%1 %2 per %3 from %4, priced %5</source>
+        <translation>%1 %2 je %3 von %4, Stand %5</translation>
+    </message>
+    <message>
+        <location line="+63"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+13"/>
+        <source>the engine restarted; fetch the rate again</source>
+        <translation>die Engine wurde neu gestartet; Kurs bitte erneut abrufen</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>The engine could not start: %1. Check the database under Settings.</source>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+36" />
+        <location line="+36"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+64" />
+        <location line="+64"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Invoice #%1</source>
         <translation>Rechnung Nr. %1</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Invoice settled</source>
         <translation>Rechnung beglichen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%1: %2 received.</source>
         <translation>%1: %2 erhalten.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Money in the refund queue</source>
         <translation>Geld in der Erstattungswarteschlange</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%1 (%2) is waiting for a decision.</source>
         <translation>%1 (%2) wartet auf eine Entscheidung.</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Settledesk needs attention</source>
         <translation>Settledesk braucht Ihre Aufmerksamkeit</translation>
     </message>
     <message>
-        <location line="+31" />
+        <location line="+31"/>
         <source>Refund queue (%1)</source>
         <translation>Erstattungen (%1)</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Settledesk — 1 item in the refund queue</source>
         <translation>Settledesk — 1 Posten in der Erstattungswarteschlange</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Settledesk — %L1 items in the refund queue</source>
         <translation>Settledesk — %L1 Posten in der Erstattungswarteschlange</translation>
     </message>
@@ -1039,318 +1075,321 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::NewInvoiceDialog</name>
     <message>
-        <location filename="../ui/newinvoicedialog.cpp" line="+74" />
+        <location filename="../ui/newinvoicedialog.cpp" line="+74"/>
         <source>New invoice</source>
         <translation>Neue Rechnung</translation>
     </message>
     <message>
-        <location line="+14" />
+        <location line="+14"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>&amp;Asset</source>
         <translation>&amp;Asset</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>e.g. 2024-0153 (optional)</source>
         <translation>z. B. 2024-0153 (optional)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>&amp;Order reference</source>
         <translation>&amp;Bestellnummer</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Price in &amp;fiat</source>
         <translation>Preis in &amp;Fiat</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Amount in &amp;crypto</source>
         <translation>Betrag in &amp;Krypto</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Pricing</source>
         <translation>Preisangabe</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Fetch rate</source>
         <translation>Kurs abrufen</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+3"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
     <message>
-        <location line="-92" />
+        <location line="-93"/>
         <source>Enter the price.</source>
         <translation>Geben Sie den Preis ein.</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>Enter the rate.</source>
         <translation>Geben Sie den Kurs ein.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The price cannot be negative.</source>
         <translation>Der Preis darf nicht negativ sein.</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>The rate cannot be negative.</source>
         <translation>Der Kurs darf nicht negativ sein.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The price has too many digits.</source>
         <translation>Der Preis hat zu viele Stellen.</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>The rate has too many digits.</source>
         <translation>Der Kurs hat zu viele Stellen.</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Write the price as a plain number such as 49.90: a dot for decimals, no thousands separators.</source>
         <translation>Schreiben Sie den Preis als einfache Zahl wie 49.90: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Write the rate as a plain number such as 162.50: a dot for decimals, no thousands separators.</source>
         <translation>Schreiben Sie den Kurs als einfache Zahl wie 162.50: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
-        <location line="+97" />
+        <location line="+98"/>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
     <message>
-        <location line="+18" />
+        <location line="+18"/>
         <source>Create invoice</source>
         <translation>Rechnung erstellen</translation>
     </message>
     <message>
-        <location line="+35" />
+        <location line="+35"/>
         <source>Amount to pay</source>
         <translation>Zu zahlender Betrag</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Copy amount</source>
         <translation>Betrag kopieren</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Address</source>
         <translation>Adresse</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Copy address</source>
         <translation>Adresse kopieren</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Payment link</source>
         <translation>Zahlungslink</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Copy payment link</source>
         <translation>Zahlungslink kopieren</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Another invoice</source>
         <translation>Weitere Rechnung</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Amount copied</source>
         <translation>Betrag kopiert</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Address copied</source>
         <translation>Adresse kopiert</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>Payment link copied</source>
         <translation>Zahlungslink kopiert</translation>
     </message>
     <message>
-        <location line="+25" />
+        <location line="+25"/>
         <source>Could not fetch the %1 rate in %2: %3</source>
         <translation>Der %1-Kurs in %2 konnte nicht abgerufen werden: %3</translation>
     </message>
     <message>
-        <location line="+58" />
+        <location line="+58"/>
         <source>Rate (%1 per %2)</source>
         <translation>Kurs (%1 je %2)</translation>
     </message>
     <message>
-        <location line="+10" />
+        <location line="+10"/>
         <source>Choose an asset.</source>
         <translation>Wählen Sie ein Asset.</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Use a dot as the decimal separator in the price (49.90, not 49,90).</source>
         <translation>Verwenden Sie im Preis einen Punkt als Dezimaltrennzeichen (49.90, nicht 49,90).</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>The price must be more than zero.</source>
         <translation>Der Preis muss größer als null sein.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>The currency is a three-letter code such as USD or EUR.</source>
         <translation>Die Währung ist ein Code aus drei Buchstaben wie USD oder EUR.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Use a dot as the decimal separator in the rate (162.50, not 162,50).</source>
         <translation>Verwenden Sie im Kurs einen Punkt als Dezimaltrennzeichen (162.50, nicht 162,50).</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>The rate must be more than zero.</source>
         <translation>Der Kurs muss größer als null sein.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>That price is too large for one invoice at this rate.</source>
         <translation>Dieser Preis ist bei diesem Kurs zu hoch für eine einzelne Rechnung.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Use a dot as the decimal separator (0.05, not 0,05).</source>
         <translation>Verwenden Sie einen Punkt als Dezimaltrennzeichen (0.05, nicht 0,05).</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Enter the amount.</source>
         <translation>Geben Sie den Betrag ein.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>The amount cannot be negative.</source>
         <translation>Der Betrag darf nicht negativ sein.</translation>
     </message>
     <message numerus="yes">
-        <location line="+2" />
+        <location line="+2"/>
         <source>%1 has at most %n decimal places.</source>
-        <translation><numerusform>%1 hat höchstens %n Nachkommastelle.</numerusform><numerusform>%1 hat höchstens %n Nachkommastellen.</numerusform></translation>
+        <translation>
+            <numerusform>%1 hat höchstens %n Nachkommastelle.</numerusform>
+            <numerusform>%1 hat höchstens %n Nachkommastellen.</numerusform>
+        </translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>That amount is too large.</source>
         <translation>Dieser Betrag ist zu groß.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Write the amount as a plain number such as 0.05: a dot for decimals, no thousands separators.</source>
         <translation>Schreiben Sie den Betrag als einfache Zahl wie 0.05: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>The amount must be more than zero.</source>
         <translation>Der Betrag muss größer als null sein.</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>No wallet is configured for %1. Add one under Settings first.</source>
         <translation>Für %1 ist keine Wallet eingerichtet. Richten Sie zuerst unter Einstellungen eine ein.</translation>
     </message>
     <message>
-        <location line="+29" />
+        <location line="+29"/>
         <source>Enter a price and a rate, or an amount in crypto.</source>
         <translation>Geben Sie einen Preis und einen Kurs ein oder einen Betrag in Krypto.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>The customer pays exactly %1.</source>
         <translation>Der Kunde zahlt genau %1.</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Asking the %1 wallet for a fresh address…</source>
         <translation>Die %1-Wallet wird nach einer neuen Adresse gefragt …</translation>
     </message>
     <message>
-        <location line="+16" />
+        <location line="+16"/>
         <source>Invoice #%1</source>
         <translation>Rechnung Nr. %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Invoice #%1 · order %2</source>
         <translation>Rechnung Nr. %1 · Bestellung %2</translation>
     </message>
     <message>
-        <location line="+5" />
-        <location line="+46" />
+        <location line="+5"/>
+        <location line="+46"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
     <message>
-        <location line="-39" />
+        <location line="-39"/>
         <source>No payment link: no token contract is configured for %1. The QR code holds the address only; the customer enters the amount.</source>
         <translation>Kein Zahlungslink: Für %1 ist kein Token-Vertrag eingerichtet. Der QR-Code enthält nur die Adresse; der Kunde gibt den Betrag selbst ein.</translation>
     </message>
     <message>
-        <location line="+19" />
+        <location line="+19"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
     <message>
-        <location line="+26" />
+        <location line="+26"/>
         <source>%1 (of %2)</source>
         <translation>%1 (von %2)</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Paid and confirmed. Thank you!</source>
         <translation>Bezahlt und bestätigt. Vielen Dank!</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Paid in full · waiting for confirmations (%1 of %2)</source>
         <translation>Vollständig bezahlt · wartet auf Bestätigungen (%1 von %2)</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>This invoice has closed and no longer takes payments.</source>
         <translation>Diese Rechnung ist geschlossen und nimmt keine Zahlungen mehr an.</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Pay within %1</source>
         <translation>Zahlen innerhalb von %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Quote lapsed · verifying network broadcast (%1)</source>
         <translation>Angebot abgelaufen · Netzwerkübertragung wird geprüft (%1)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>This invoice no longer takes payments.</source>
         <translation>Diese Rechnung nimmt keine Zahlungen mehr an.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Received so far: %1</source>
         <translation>Bisher erhalten: %1</translation>
     </message>
@@ -1358,7 +1397,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::Notifier</name>
     <message>
-        <location filename="../ui/notifier.cpp" line="+14" />
+        <location filename="../ui/notifier.cpp" line="+14"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
@@ -1366,82 +1405,82 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::OverviewWidget</name>
     <message>
-        <location filename="../ui/overviewwidget.cpp" line="+55" />
+        <location filename="../ui/overviewwidget.cpp" line="+55"/>
         <source>Settled volume per day</source>
         <translation>Beglichenes Volumen pro Tag</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Invoices by state</source>
         <translation>Rechnungen nach Status</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Refund queue size</source>
         <translation>Größe der Erstattungswarteschlange</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Pending items</source>
         <translation>Offene Posten</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Median time to settle</source>
         <translation>Median der Zeit bis zur Begleichung</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>minutes</source>
         <translation>Minuten</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Median</source>
         <translation>Median</translation>
     </message>
     <message>
-        <location line="+95" />
+        <location line="+97"/>
         <source>Settled volume per day (%1)</source>
         <translation>Beglichenes Volumen pro Tag (%1)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Settled volume per week (%1)</source>
         <translation>Beglichenes Volumen pro Woche (%1)</translation>
     </message>
     <message>
-        <location line="+20" />
+        <location line="+20"/>
         <source>Open</source>
         <translation>Offen</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+39" />
+        <location line="+39"/>
         <source>Median time to settle per day</source>
         <translation>Median der Zeit bis zur Begleichung pro Tag</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Median time to settle per week</source>
         <translation>Median der Zeit bis zur Begleichung pro Woche</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Invoices: %1 · open: %2 · settled: %3 %4 · pending refunds: %5</source>
         <translation>Rechnungen: %1 · offen: %2 · beglichen: %3 %4 · offene Erstattungen: %5</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>1 settled invoice without a price in %1 is not included</source>
         <translation>1 beglichene Rechnung ohne Preis in %1 ist nicht enthalten</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%L1 settled invoices without a price in %2 are not included</source>
         <translation>%L1 beglichene Rechnungen ohne Preis in %2 sind nicht enthalten</translation>
     </message>
@@ -1449,7 +1488,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::QrCodeWidget</name>
     <message>
-        <location filename="../ui/qrcodewidget.cpp" line="+34" />
+        <location filename="../ui/qrcodewidget.cpp" line="+34"/>
         <source>No QR code</source>
         <translation>Kein QR-Code</translation>
     </message>
@@ -1457,159 +1496,177 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundActionsDialog</name>
     <message>
-        <location filename="../ui/refundactionsdialog.cpp" line="+32" />
+        <location filename="../ui/refundactionsdialog.cpp" line="+32"/>
         <source>Item:</source>
         <translation>Posten:</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>#%1, %2 (%3)</source>
         <translation>Nr. %1, %2 (%3)</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>Refund</source>
         <translation>Erstattung</translation>
     </message>
     <message>
-        <location line="+2" />
-        <source>The customer's %1 address</source>
+        <location line="+2"/>
+        <source>The customer&apos;s %1 address</source>
         <translation>%1-Adresse des Kunden</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Refund address:</source>
         <translation>Erstattungsadresse:</translation>
     </message>
     <message>
-        <location line="+3" />
-        <location line="+48" />
-        <location line="+41" />
+        <location line="+3"/>
+        <location line="+48"/>
+        <location line="+41"/>
         <source>Check fee</source>
         <translation>Gebühr prüfen</translation>
     </message>
     <message>
-        <location line="-89" />
+        <location line="-89"/>
         <source>Approve for manual payout</source>
         <translation>Für manuelle Auszahlung freigeben</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>No wallet can send %1: the refund is recorded as approved and you pay it by hand, then enter the payout transaction id.</source>
         <translation>Keine Wallet kann %1 senden: Die Erstattung wird als freigegeben vermerkt, Sie zahlen sie von Hand aus und tragen danach die Transaktions-ID der Auszahlung ein.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Apply to invoice</source>
         <translation>Der Rechnung anrechnen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Accept this money for invoice %1: the invoice is marked settled manually. This cannot be undone.</source>
         <translation>Dieses Geld für Rechnung %1 annehmen: Die Rechnung wird von Hand als beglichen markiert. Das lässt sich nicht rückgängig machen.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>(none)</source>
         <translation>(keine)</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Apply</source>
         <translation>Anrechnen</translation>
     </message>
     <message>
-        <location line="+3" />
-        <location line="+4" />
+        <location line="+3"/>
+        <location line="+4"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="-2" />
+        <location line="-2"/>
         <source>e.g. dust not worth a fee</source>
         <translation>z. B. Kleinstbetrag, der die Gebühr nicht lohnt</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Reason:</source>
         <translation>Grund:</translation>
     </message>
     <message>
-        <location line="+39" />
+        <location line="+39"/>
         <source>Valid %1 address (%2)</source>
         <translation>Gültige %1-Adresse (%2)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Invalid address: %1</source>
         <translation>Ungültige Adresse: %1</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>Building the transaction…</source>
         <translation>Transaktion wird erstellt …</translation>
     </message>
     <message>
-        <location line="+11" />
+        <location line="+11"/>
         <source>The customer receives %1; network fee %2 (item %3).</source>
         <translation>Der Kunde erhält %1; Netzwerkgebühr %2 (Posten %3).</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Send refund</source>
         <translation>Erstattung senden</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>The wallet could not build the refund: %1</source>
         <translation>Die Wallet konnte die Erstattung nicht erstellen: %1</translation>
     </message>
 </context>
 <context>
+    <name>sd::ui::RefundFlow</name>
+    <message>
+        <location filename="../ui/refundflow.cpp" line="+17"/>
+        <source>Another refund action is still running; wait for it to finish.</source>
+        <translation>Eine andere Erstattungsaktion läuft noch; bitte warten, bis sie abgeschlossen ist.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Sending refund #%1…</source>
+        <translation>Erstattung #%1 wird gesendet…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recording refund #%1…</source>
+        <translation>Erstattung #%1 wird erfasst…</translation>
+    </message>
+</context>
+<context>
     <name>sd::ui::RefundTableModel</name>
     <message>
-        <location filename="../ui/refundtablemodel.cpp" line="+24" />
-        <location line="+1" />
+        <location filename="../ui/refundtablemodel.cpp" line="+24"/>
+        <location line="+1"/>
         <source>#%1</source>
         <translation>Nr. %1</translation>
     </message>
     <message>
-        <location line="+0" />
+        <location line="+0"/>
         <source>none</source>
         <translation>keine</translation>
     </message>
     <message>
-        <location line="+41" />
+        <location line="+41"/>
         <source>Item</source>
         <translation>Posten</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Invoice</source>
         <translation>Rechnung</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Asset</source>
         <translation>Asset</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Reason</source>
         <translation>Grund</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Transactions</source>
         <translation>Transaktionen</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Queued</source>
         <translation>Eingereiht</translation>
     </message>
@@ -1617,32 +1674,32 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+50" />
+        <location filename="../ui/refundspage.cpp" line="+50"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Apply to its invoice…</source>
         <translation>Der Rechnung anrechnen …</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dismiss…</source>
         <translation>Verwerfen …</translation>
     </message>
     <message>
-        <location line="+48" />
+        <location line="+48"/>
         <source>The refund queue is empty.</source>
         <translation>Die Erstattungswarteschlange ist leer.</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>1 item waiting for a decision: %1</source>
         <translation>1 Posten wartet auf eine Entscheidung: %1</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>%L1 items waiting for a decision: %2</source>
         <translation>%L1 Posten warten auf eine Entscheidung: %2</translation>
     </message>
@@ -1650,7 +1707,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SecretWriter</name>
     <message>
-        <location filename="../ui/secretwriter.cpp" line="+16" />
+        <location filename="../ui/secretwriter.cpp" line="+16"/>
         <source>the keychain refused (error %1)</source>
         <translation>der Schlüsselbund hat abgelehnt (Fehler %1)</translation>
     </message>
@@ -1658,257 +1715,257 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+61" />
+        <location filename="../ui/settingsdialog.cpp" line="+61"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>General</source>
         <translation>Allgemein</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Database</source>
         <translation>Datenbank</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>Database and wallet changes reconnect the engine when you press OK; open invoices keep their terms. Passwords are stored in the system keychain only.</source>
         <translation>Änderungen an Datenbank und Wallets verbinden die Engine beim Klick auf OK neu; offene Rechnungen behalten ihre Bedingungen. Passwörter werden nur im Schlüsselbund des Systems gespeichert.</translation>
     </message>
     <message>
-        <location line="+36" />
+        <location line="+36"/>
         <source>The database password could not be stored in the system keychain: %1</source>
         <translation>Das Datenbank-Passwort konnte nicht im Schlüsselbund des Systems gespeichert werden: %1</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The %1 wallet password could not be stored in the system keychain: %2</source>
         <translation>Das Passwort der %1-Wallet konnte nicht im Schlüsselbund des Systems gespeichert werden: %2</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>Fiat &amp;currency</source>
         <translation>Fiat-&amp;Währung</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>The name written to the audit log for refund decisions.</source>
         <translation>Der Name, der bei Erstattungsentscheidungen ins Prüfprotokoll geschrieben wird.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Operator name</source>
         <translation>&amp;Name des Bearbeiters</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Show a desktop &amp;notification when an invoice settles or money lands in the refund queue</source>
         <translation>Eine Desktop-&amp;Benachrichtigung zeigen, wenn eine Rechnung beglichen wird oder Geld in der Erstattungswarteschlange landet</translation>
     </message>
     <message>
-        <location line="+15" />
+        <location line="+15"/>
         <source>SQLite file on this computer</source>
         <translation>SQLite-Datei auf diesem Computer</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>PostgreSQL server (shared)</source>
         <translation>PostgreSQL-Server (gemeinsam genutzt)</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>&amp;Storage</source>
         <translation>&amp;Speicher</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>SQLite database file</source>
         <translation>SQLite-Datenbankdatei</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>SQLite databases (*.db *.sqlite);;All files (*)</source>
         <translation>SQLite-Datenbanken (*.db *.sqlite);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+13" />
+        <location line="+13"/>
         <source>URL</source>
         <translation>URL</translation>
     </message>
     <message>
-        <location line="+3" />
-        <location line="+33" />
+        <location line="+3"/>
+        <location line="+33"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-32" />
-        <location line="+33" />
+        <location line="-32"/>
+        <location line="+33"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-31" />
+        <location line="-31"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+33" />
+        <location line="+1"/>
+        <location line="+33"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-17" />
+        <location line="-17"/>
         <source>Accept %1</source>
         <translation>%1 annehmen</translation>
     </message>
     <message>
-        <location line="+8" />
+        <location line="+8"/>
         <source>Wallet RPC URL</source>
         <translation>Wallet-RPC-URL</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>User</source>
         <translation>Benutzer</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>optional environment variable</source>
         <translation>optionale Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="+7" />
+        <location line="+7"/>
         <source>Token contract</source>
         <translation>Token-Vertrag</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Account index</source>
         <translation>Kontoindex</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Confirmations required</source>
         <translation>Erforderliche Bestätigungen</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+3" />
+        <location line="+1"/>
+        <location line="+3"/>
         <source> s</source>
         <translation> s</translation>
     </message>
     <message>
-        <location line="-1" />
+        <location line="-1"/>
         <source>Quote window</source>
         <translation>Angebotsfenster</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>After the quote lapses, deposits broadcast in time still count for this long.</source>
         <translation>Nach Ablauf des Angebots zählen rechtzeitig gesendete Einzahlungen noch so lange.</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Grace window</source>
         <translation>Nachfrist</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>A shortfall worth up to this much fiat still settles (converted at the quote rate).</source>
         <translation>Ein Fehlbetrag bis zu diesem Fiat-Wert gilt noch als beglichen (umgerechnet zum Angebotskurs).</translation>
     </message>
     <message>
-        <location line="+1" />
+        <location line="+1"/>
         <source>Dust tolerance (fiat)</source>
         <translation>Kleinstbetrags-Toleranz (Fiat)</translation>
     </message>
     <message>
-        <location line="+1" />
-        <location line="+4" />
+        <location line="+1"/>
+        <location line="+4"/>
         <source> ms</source>
         <translation> ms</translation>
     </message>
     <message>
-        <location line="-1" />
+        <location line="-1"/>
         <source>Poll interval</source>
         <translation>Abfrageintervall</translation>
     </message>
     <message>
-        <location line="+4" />
+        <location line="+4"/>
         <source>Request timeout</source>
         <translation>Zeitlimit für Anfragen</translation>
     </message>
     <message>
-        <location line="+51" />
+        <location line="+51"/>
         <source>General: the fiat currency must be a three-letter code such as USD or EUR.</source>
         <translation>Allgemein: Die Fiat-Währung muss ein Code aus drei Buchstaben wie USD oder EUR sein.</translation>
     </message>
     <message>
-        <location line="+5" />
+        <location line="+5"/>
         <source>Database: the PostgreSQL URL must look like postgres://user@host:5432/database.</source>
         <translation>Datenbank: Die PostgreSQL-URL muss die Form postgres://benutzer@host:5432/datenbank haben.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>Database: do not put the password in the URL; type it into the password field (it is stored in the system keychain).</source>
         <translation>Datenbank: Schreiben Sie das Passwort nicht in die URL, sondern in das Passwortfeld (es wird im Schlüsselbund des Systems gespeichert).</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>Database: choose the SQLite file.</source>
         <translation>Datenbank: Wählen Sie die SQLite-Datei.</translation>
     </message>
     <message>
-        <location line="+6" />
+        <location line="+6"/>
         <source>%1: the dust tolerance must be a plain decimal number such as 0.05.</source>
         <translation>%1: Die Kleinstbetrags-Toleranz muss eine einfache Dezimalzahl wie 0.05 sein.</translation>
     </message>
     <message>
-        <location line="+5" />
-        <source>%1: enter the wallet RPC URL, or untick "Accept %1".</source>
+        <location line="+5"/>
+        <source>%1: enter the wallet RPC URL, or untick &quot;Accept %1&quot;.</source>
         <translation>%1: Geben Sie die Wallet-RPC-URL ein oder entfernen Sie den Haken bei „%1 annehmen“.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>%1: the wallet RPC URL must be an http:// or https:// address such as %2.</source>
         <translation>%1: Die Wallet-RPC-URL muss eine http://- oder https://-Adresse wie %2 sein.</translation>
     </message>
     <message>
-        <location line="+3" />
+        <location line="+3"/>
         <source>%1: do not put the password in the URL; type it into the password field.</source>
         <translation>%1: Schreiben Sie das Passwort nicht in die URL, sondern in das Passwortfeld.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>%1: the token contract must be an address of the form 0x followed by 40 hex digits.</source>
         <translation>%1: Der Token-Vertrag muss eine Adresse der Form 0x gefolgt von 40 Hexadezimalziffern sein.</translation>
     </message>
     <message>
-        <location line="+2" />
+        <location line="+2"/>
         <source>%1: with a poll interval under a second, keep the request timeout under ten poll intervals.</source>
         <translation>%1: Bei einem Abfrageintervall unter einer Sekunde muss das Zeitlimit für Anfragen unter zehn Abfrageintervallen bleiben.</translation>
     </message>
     <message>
-        <location line="+50" />
+        <location line="+50"/>
         <source>Storing passwords in the system keychain…</source>
         <translation>Passwörter werden im Schlüsselbund des Systems gespeichert …</translation>
     </message>
     <message>
-        <location line="+12" />
+        <location line="+12"/>
         <source>Nothing was saved. Set up a keychain (Secret Service or KWallet), or leave the password empty and name an environment variable that holds it.</source>
         <translation>Es wurde nichts gespeichert. Richten Sie einen Schlüsselbund ein (Secret Service oder KWallet) oder lassen Sie das Passwort leer und nennen Sie eine Umgebungsvariable, die es enthält.</translation>
     </message>
     <message>
-        <location line="+9" />
+        <location line="+9"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
     </message>
