@@ -70,6 +70,10 @@ RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, 
     }
     connect(m_primary, &QPushButton::clicked, this, &RefundActionsDialog::onPrimary);
     layout->addWidget(buttons);
+    // Wide enough for a whole Monero address (95 characters) and the fee sentence on two lines at most.
+    if (m_address)
+        m_address->setMinimumWidth(m_address->fontMetrics().horizontalAdvance(QString(96, QLatin1Char('8'))) + 16);
+    m_quote->setMinimumWidth(fontMetrics().averageCharWidth() * 60);
     revalidate();
 }
 

@@ -4,6 +4,7 @@
 // Runs on any Qt platform; use QT_QPA_PLATFORM=offscreen or xvfb-run on a machine without a display.
 #include "demodata.h"
 #include "languagesetup.h"
+#include "refundactionsdialog.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
 #include "mainwindow.h"
@@ -11,6 +12,7 @@
 #include "settingsdialog.h"
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
@@ -145,6 +147,23 @@ int main(int argc, char *argv[])
         ok &= save(w.get(), out, QStringLiteral("invoices.png"));
         w->showPage(MainWindow::RefundsTab);
         ok &= save(w.get(), out, QStringLiteral("refund-queue.png"));
+        if (!demo.refunds.isEmpty()) {
+            // The refund dialog as the merchant sees it after "Check fee": what the customer receives, the fee.
+            RefundItem item = demo.refunds.first();
+            for (const RefundItem &r : demo.refunds)
+                if (r.asset == QLatin1String("XMR")) {
+                    item = r;
+                    break;
+                }
+            RefundActionsDialog refund(item, RefundActionsDialog::Action::Approve, item.asset == QLatin1String("XMR"), w.get());
+            refund.show();
+            refund.findChild<QLineEdit *>()->setText(QStringLiteral(
+                "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A"));
+            if (item.asset == QLatin1String("XMR"))
+                refund.showQuote(RefundQuote{item.amount, item.amount - 30'560'000ULL, 30'560'000ULL, QString(), item.asset});
+            refund.adjustSize();
+            ok &= save(&refund, out, QStringLiteral("refund-dialog.png"));
+        }
         w->showPage(MainWindow::OverviewTab);
         w->refreshOverviewNow();
         ok &= save(w.get(), out, QStringLiteral("overview.png"));
