@@ -4,6 +4,7 @@
 #include "config.h"
 #include "enginehost.h"
 #include "jsonformat.h"
+#include "reconcilecommand.h"
 #include "refundcommand.h"
 #include "reportcommand.h"
 #include "addresscommand.h"
@@ -26,7 +27,7 @@ namespace sd {
 namespace {
 
 const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
-                              QStringLiteral("report")};
+                              QStringLiteral("report"), QStringLiteral("reconcile")};
 // Options that take a value, so that a value is never mistaken for a command word.
 const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db"),       QStringLiteral("state"),
                                   QStringLiteral("asset"),  QStringLiteral("amount"),   QStringLiteral("fiat"),
@@ -394,8 +395,10 @@ int usage()
                        "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
-                       "  report --from D --to D --format csv|pdf --out FILE   settlement report\n\n"
-                       "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused.\n"));
+                       "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
+                       "  reconcile [--asset A]       wallet's incoming transfers against the database\n\n"
+                       "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused,\n"
+                       "5 reconcile found a difference.\n"));
     return ExitOk;
 }
 
@@ -433,6 +436,8 @@ int runCli(const QStringList &arguments)
         return runAddressCommand(arguments);
     if (command == QLatin1String("report"))
         return runReportCommand(arguments);
+    if (command == QLatin1String("reconcile"))
+        return runReconcileCommand(arguments);
     if (command == QLatin1String("refunds")) {
         if (sub == QLatin1String("list"))
             return runRefundsList(arguments);
