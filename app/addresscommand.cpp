@@ -22,17 +22,8 @@ namespace {
 // The assets whose receive addresses come from the pool.
 const QStringList PoolAssets = {QStringLiteral("USDT")};
 
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
-
-void out(const QString &text)
-{
-    std::fprintf(stdout, "%s\n", text.toUtf8().constData());
-    std::fflush(stdout);
-}
+using cli::fail;
+using cli::out;
 
 int storeFailure(const StoreError &e)
 {

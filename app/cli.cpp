@@ -38,19 +38,8 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
                                   QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network")};
 
-void out(const QString &text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-    if (!text.endsWith(QLatin1Char('\n')))
-        std::fputc('\n', stdout);
-    std::fflush(stdout);
-}
-
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
+using cli::fail;
+using cli::out;
 
 int storeFailure(const StoreError &e)
 {
@@ -448,5 +437,23 @@ int runCli(const QStringList &arguments)
     }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\"").arg(command));
 }
+
+namespace cli {
+
+void out(const QString &text)
+{
+    std::fputs(text.toUtf8().constData(), stdout);
+    if (!text.endsWith(QLatin1Char('\n')))
+        std::fputc('\n', stdout);
+    std::fflush(stdout);
+}
+
+int fail(int code, const QString &message)
+{
+    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
+    return code;
+}
+
+} // namespace cli
 
 } // namespace sd

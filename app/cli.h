@@ -1,6 +1,7 @@
 // The command line: `settledesk engine`, `settledesk invoice ...`, `settledesk refunds ...`.
 #pragma once
 
+#include <QString>
 #include <QStringList>
 
 namespace sd {
@@ -13,5 +14,12 @@ enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitNotFound = 2, ExitUnreachable = 3
 bool isCliInvocation(const QStringList &arguments);
 // Runs the subcommand; a QCoreApplication must exist.
 int runCli(const QStringList &arguments);
+
+// What every subcommand prints: `text` on stdout with one trailing newline, flushed; an error as
+// "settledesk: message" on stderr, returning `code` for `return fail(...)`.
+namespace cli {
+void out(const QString &text);
+int fail(int code, const QString &message);
+} // namespace cli
 
 } // namespace sd

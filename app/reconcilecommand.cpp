@@ -21,17 +21,8 @@ namespace sd {
 
 namespace {
 
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
-
-void out(const QString &text)
-{
-    std::fprintf(stdout, "%s\n", text.toUtf8().constData());
-    std::fflush(stdout);
-}
+using cli::fail;
+using cli::out;
 
 QString money(Atomic value, int decimals)
 {
