@@ -136,18 +136,22 @@ ENV
     _btc_log "ready in $((SECONDS - t0)) s: node $nurl, wallet $wurl, customer $address"
 }
 
-# Stops the node started in directory $1 (only a pid whose command line names the directory).
+# Stops the node started in directory $1. bcoin renames its process title to "bcoin", which overwrites its
+# command line, so the directory cannot be read back from it: the pid is taken when it is still a node
+# started by setsid from this script (a process-group leader), and its whole group is signalled.
 bitcoin_regtest_stop() {
-    local dir="$1" pid
+    local dir="$1" pid exe
     [ -f "$dir/bcoin.pid" ] || return 0
     pid="$(cat "$dir/bcoin.pid")"
     rm -f "$dir/bcoin.pid"
-    [ -r "/proc/$pid/cmdline" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$dir" || return 0
-    kill -TERM "$pid" 2>/dev/null || return 0
+    exe="$(readlink "/proc/$pid/exe" 2>/dev/null)" || return 0
+    case "$exe" in */node | */nodejs) ;; *) return 0 ;; esac
+    [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] || return 0
+    kill -TERM -- "-$pid" 2>/dev/null || return 0
     local deadline=$((SECONDS + 10))
     while kill -0 "$pid" 2>/dev/null; do
         if [ $SECONDS -ge $deadline ]; then
-            kill -KILL "$pid" 2>/dev/null
+            kill -KILL -- "-$pid" 2>/dev/null
             return 0
         fi
         sleep 0.1
