@@ -72,6 +72,30 @@ private:
     quint64 m_next = 0;
 };
 
+// A shop on a temporary SQLite file with one Monero wallet that is never contacted (the stub answers) and
+// polls only when asked.
+Config stubShop(const QTemporaryDir &dir, const QString &file)
+{
+    Config config;
+    config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(file);
+    config.fiatCurrency = QStringLiteral("USD");
+    AssetConfig xmr;
+    xmr.asset = QStringLiteral("XMR");
+    xmr.enabled = true;
+    xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
+    xmr.minConfirmations = 1;
+    xmr.pollIntervalMs = 3'600'000;
+    config.assets << xmr;
+    return config;
+}
+
+BackendFactory stubFactory(std::shared_ptr<WalletState> wallet)
+{
+    return [wallet](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
+        return new StubWallet(wallet, parent);
+    };
+}
+
 } // namespace
 
 class TestDashboardEngine : public QObject
@@ -84,25 +108,11 @@ private Q_SLOTS:
     void invoiceFromTheDialogTicksAndSettlesInPlace()
     {
         QTemporaryDir dir;
-        Config config;
-        config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("e2e.db"));
-        config.fiatCurrency = QStringLiteral("USD");
-        AssetConfig xmr;
-        xmr.asset = QStringLiteral("XMR");
-        xmr.enabled = true;
-        xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc"); // never contacted: the stub answers
-        xmr.minConfirmations = 1;
-        xmr.pollIntervalMs = 3'600'000; // polls only when asked
-        config.assets << xmr;
-
+        const Config config = stubShop(dir, QStringLiteral("e2e.db"));
         auto wallet = std::make_shared<WalletState>();
         ManualClock clock(t0());
         MainWindow w(config, &clock);
-        DashboardController controller(&w, config,
-                                       [wallet](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
-                                           return new StubWallet(wallet, parent);
-                                       },
-                                       &clock);
+        DashboardController controller(&w, config, stubFactory(wallet), &clock);
         QSignalSpy started(&controller, &DashboardController::engineStarted);
         controller.start();
         w.show();
@@ -189,24 +199,12 @@ private Q_SLOTS:
         // The [rates] source runs in the engine's thread; the dialog asks by a queued signal. A manual rate
         // here: the HTTP sources have their own tests against recorded payloads (tests/rates).
         QTemporaryDir dir;
-        Config config;
-        config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("rate.db"));
+        Config config = stubShop(dir, QStringLiteral("rate.db"));
         config.rates.source = QStringLiteral("manual");
         config.rates.manualRates.insert(QStringLiteral("XMR/USD"), QStringLiteral("162.125000000000000001"));
-        AssetConfig xmr;
-        xmr.asset = QStringLiteral("XMR");
-        xmr.enabled = true;
-        xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
-        xmr.pollIntervalMs = 3'600'000;
-        config.assets << xmr;
-        auto wallet = std::make_shared<WalletState>();
         ManualClock clock(t0());
         MainWindow w(config, &clock);
-        DashboardController controller(&w, config,
-                                       [wallet](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
-                                           return new StubWallet(wallet, parent);
-                                       },
-                                       &clock);
+        DashboardController controller(&w, config, stubFactory(std::make_shared<WalletState>()), &clock);
         QSignalSpy started(&controller, &DashboardController::engineStarted);
         controller.start();
         QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 10000);
