@@ -12,9 +12,12 @@ namespace {
 
 constexpr int MaxScale = 18; // Decimal's limit
 
+// "121.0 s": integer arithmetic, tenths truncated (engine code keeps floating point off anything numeric).
 QString describeAge(std::chrono::milliseconds age)
 {
-    return QStringLiteral("%1 s").arg(double(age.count()) / 1000.0, 0, 'f', 1);
+    const qint64 ms = age.count();
+    const qint64 magnitude = ms < 0 ? -ms : ms;
+    return QStringLiteral("%1%2.%3 s").arg(ms < 0 ? QStringLiteral("-") : QString()).arg(magnitude / 1000).arg(magnitude % 1000 / 100);
 }
 
 } // namespace
