@@ -65,27 +65,37 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writeFile(const QStr
     return result;
 }
 
-std::expected<QList<RefundItem>, ExportFailure> ReportExporter::loadRefunds(ReportTotals &totals,
-                                                                             QList<std::vector<RefundMovement>> *moves)
+std::expected<qint64, ExportFailure> ReportExporter::streamRefunds(ReportTotals &totals, const RefundSink &each)
 {
-    // The refund queue holds exceptions (late, unmatched, overpaid money): orders of magnitude fewer than
-    // invoices, so it is read whole, and only the items that moved in the range (or still wait) are kept.
-    auto all = m_store.refunds();
-    if (!all)
-        return std::unexpected(storeFailure(all.error()));
-    std::sort(all->begin(), all->end(), [](const RefundItem &a, const RefundItem &b) { return a.id < b.id; });
-    QList<RefundItem> kept;
-    for (RefundItem &item : *all) {
-        if (!m_request.asset.isEmpty() && item.asset.compare(m_request.asset, Qt::CaseInsensitive) != 0)
-            continue;
-        auto m = refundMovements(item, m_request);
-        if (m.empty())
-            continue;
-        totals.addRefund(item, m);
-        moves->append(std::move(m));
-        kept.append(std::move(item));
+    // The refund queue grows with the shop (underpaid, late, unmatched and overpaid money), so it is read in
+    // keyset pages like the invoices: memory stays one page whatever its length. The store leaves out what
+    // cannot have moved in the range; refundMovements decides exactly.
+    RefundPageFilter filter;
+    filter.limit = std::max(m_options.pageSize, 1);
+    filter.asset = m_request.asset.toUpper();
+    filter.movedFrom = m_request.from;
+    filter.movedTo = m_request.to;
+    qint64 count = 0;
+    for (;;) {
+        auto page = m_store.refundPage(filter);
+        if (!page)
+            return std::unexpected(storeFailure(page.error()));
+        if (page->isEmpty())
+            break;
+        filter.afterId = page->last().id;
+        for (const RefundItem &item : *page) {
+            if (!m_request.asset.isEmpty() && item.asset.compare(m_request.asset, Qt::CaseInsensitive) != 0)
+                continue;
+            const auto moves = refundMovements(item, m_request);
+            if (moves.empty())
+                continue;
+            totals.addRefund(item, moves);
+            ++count;
+            if (!each(item, moves))
+                return std::unexpected(outputFailure(QString())); // the caller knows why
+        }
     }
-    return kept;
+    return count;
 }
 
 std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &device)
@@ -124,17 +134,18 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &
     for (const InvoiceTotal &t : totals.invoiceTotals())
         csv.writeTotal(t);
 
-    QList<std::vector<RefundMovement>> moves;
-    auto refunds = loadRefunds(totals, &moves);
+    // Each item is written as it is read; the totals follow the last one.
+    auto refunds = streamRefunds(totals, [&](const RefundItem &item, const std::vector<RefundMovement> &moves) {
+        csv.writeRefund(item, moves);
+        return !writer.hasError();
+    });
     if (!refunds)
-        return std::unexpected(refunds.error());
-    for (qsizetype i = 0; i < refunds->size(); ++i)
-        csv.writeRefund(refunds->at(i), moves.at(i));
+        return std::unexpected(writer.hasError() ? outputFailure(writer.errorString()) : refunds.error());
     for (const RefundTotal &t : totals.refundTotals())
         csv.writeRefundTotal(t);
     if (!writer.flush())
         return std::unexpected(outputFailure(writer.errorString()));
-    return summarise(totals, refunds->size());
+    return summarise(totals, *refunds);
 }
 
 std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &device)
@@ -172,17 +183,22 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
             return std::unexpected(cancelled());
     }
     units = 2 * read;
-    QList<std::vector<RefundMovement>> moves;
-    auto refunds = loadRefunds(totals, &moves);
-    if (!refunds)
-        return std::unexpected(refunds.error());
-    const auto outcome = pdf.write(device, totals, *refunds,
+    // The PDF draws the refund table after the summary that totals it, so it still needs the items in range
+    // at hand (PdfReport takes a list); they are read in pages like the CSV's.
+    QList<RefundItem> refunds;
+    auto counted = streamRefunds(totals, [&](const RefundItem &item, const std::vector<RefundMovement> &) {
+        refunds.append(item);
+        return true;
+    });
+    if (!counted)
+        return std::unexpected(counted.error());
+    const auto outcome = pdf.write(device, totals, refunds,
                                    [&](qint64 drawn) { return progress(read + drawn, units); }, &error);
     if (outcome == PdfReport::Outcome::Cancelled)
         return std::unexpected(cancelled());
     if (outcome == PdfReport::Outcome::Failed)
         return std::unexpected(outputFailure(error));
-    return summarise(totals, refunds->size());
+    return summarise(totals, refunds.size());
 }
 
 } // namespace sd

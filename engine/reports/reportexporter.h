@@ -59,8 +59,10 @@ public:
 private:
     std::expected<ExportSummary, ExportFailure> writeCsv(QIODevice &device);
     std::expected<ExportSummary, ExportFailure> writePdf(QIODevice &device);
-    std::expected<QList<RefundItem>, ExportFailure> loadRefunds(ReportTotals &totals,
-                                                                QList<std::vector<RefundMovement>> *moves);
+    // Reads the refund items that moved in the range (or still wait) page by page, in id order, adds each to
+    // `totals` and hands it to `each` (false: stop, an output failure); returns how many there were.
+    using RefundSink = std::function<bool(const RefundItem &item, const std::vector<RefundMovement> &moves)>;
+    std::expected<qint64, ExportFailure> streamRefunds(ReportTotals &totals, const RefundSink &each);
     bool progress(qint64 done, qint64 total) { return !m_progress || m_progress(done, total); }
 
     Store &m_store;

@@ -167,14 +167,19 @@ StoreResult<QList<QSqlRecord>> SqlSession::direct(const QString &sql)
 
 StoreResult<void> SqlSession::bumpChangeCounter()
 {
+    if (isPostgres()) {
+        // The NOTIFY rides on the counter's UPDATE: one round trip per commit, not two.
+        static const QString bumpAndNotify =
+            QStringLiteral("UPDATE change_counter SET value = value + 1 WHERE id = 1 RETURNING pg_notify('%1', '')")
+                .arg(QLatin1String(NotifyChannel));
+        auto notified = select(bumpAndNotify);
+        if (!notified)
+            return std::unexpected(notified.error());
+        return {};
+    }
     auto bumped = execute(QStringLiteral("UPDATE change_counter SET value = value + 1 WHERE id = 1"));
     if (!bumped)
         return std::unexpected(bumped.error());
-    if (isPostgres()) {
-        auto notified = select(QStringLiteral("SELECT pg_notify('%1', '')").arg(QLatin1String(NotifyChannel)));
-        if (!notified)
-            return std::unexpected(notified.error());
-    }
     return {};
 }
 

@@ -396,6 +396,36 @@ StoreResult<InvoiceRecord> SqlStore::loadInvoice(qint64 id, bool lock)
     return one.first();
 }
 
+StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QString &asset, const QString &address, bool lock)
+{
+    if (address.isEmpty())
+        return std::optional<InvoiceRecord>();
+    // The newest invoice with the address: a pool address (USDT) is reused once the previous invoice's watch
+    // ended, and the money belongs to the invoice watching it now. With `lock` the same statement takes the
+    // row lock (PostgreSQL re-reads the row once it is granted, so what is returned is current).
+    // The asset is written into the statement (one cached statement per asset) together with the partial
+    // address indexes' conditions (schema v4: USDT pool addresses apart), so SQLite picks the index without
+    // looking at bound values: with `asset = ?` it scans every invoice, or, where a bound value proves the
+    // index condition, re-compiles the statement on every execution. (SQLite 3.40 does not infer
+    // asset <> 'USDT' from asset = 'XMR'.)
+    QString literal = asset;
+    literal.replace(u'\'', QStringLiteral("''"));
+    const QString assetTest = asset == u"USDT" ? QStringLiteral("asset = 'USDT'")
+                                               : QStringLiteral("asset = '%1' AND asset <> 'USDT'").arg(literal);
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM invoices WHERE %2 AND address = :address"
+                                                  " ORDER BY id DESC LIMIT 1%3")
+                                       .arg(InvoiceColumns, assetTest, lock ? m_session.forUpdate() : QString()),
+                                   {{QStringLiteral(":address"), address}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<InvoiceRecord>();
+    auto record = invoiceFromRow(**row);
+    if (!record)
+        return std::unexpected(record.error());
+    return std::optional<InvoiceRecord>(std::move(*record));
+}
+
 StoreResult<std::optional<DepositRecord>> SqlStore::loadDeposit(const QString &asset, const DepositKey &key, bool lock)
 {
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM deposits WHERE asset = :asset AND txid = :txid"
@@ -661,6 +691,38 @@ StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> sta
         if (!r)
             return std::unexpected(r.error());
         out.append(*r);
+    }
+    return out;
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
+{
+    // One statement for every filter (the unset bounds bound as the extremes), so it is prepared once.
+    const qint64 from = f.movedFrom ? f.movedFrom->toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    const qint64 to = f.movedTo ? f.movedTo->toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+    auto rows = m_session.select(
+        QStringLiteral("SELECT %1 FROM refund_items WHERE id > :after AND (:anyAsset = 1 OR asset = :asset)"
+                       " AND ((created_at >= :from AND created_at < :to) OR (updated_at >= :from2 AND updated_at < :to2)"
+                       " OR (status IN ('pending', 'refunding') AND created_at < :to3)) ORDER BY id LIMIT :limit")
+            .arg(RefundColumns),
+        {{QStringLiteral(":after"), f.afterId},
+         {QStringLiteral(":anyAsset"), f.asset.isEmpty() ? 1 : 0},
+         {QStringLiteral(":asset"), text(f.asset)},
+         {QStringLiteral(":from"), from},
+         {QStringLiteral(":to"), to},
+         {QStringLiteral(":from2"), from},
+         {QStringLiteral(":to2"), to},
+         {QStringLiteral(":to3"), to},
+         {QStringLiteral(":limit"), qint64(std::max(f.limit, 1))}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<RefundItem> out;
+    out.reserve(rows->size());
+    for (const QSqlRecord &row : *rows) {
+        auto r = refundFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
     }
     return out;
 }

@@ -42,6 +42,7 @@ public:
     StoreResult<QList<InvoiceRecord>> watchedInvoices(const QString &asset, TimePoint now) override;
 
     StoreResult<QList<RefundItem>> refunds(std::optional<RefundStatus> status) override;
+    StoreResult<QList<RefundItem>> refundPage(const RefundPageFilter &filter) override;
     StoreResult<RefundItem> refund(qint64 id) override;
     StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update, const QString &actor,
                                           TimePoint now) override;
@@ -74,15 +75,18 @@ private:
     StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                      const Binds &binds);
     StoreResult<InvoiceRecord> loadInvoice(qint64 id, bool lock);
+    // The invoice row (deposits not attached) watching `address`, if any; `lock` takes its row lock.
+    StoreResult<std::optional<InvoiceRecord>> invoiceForAddress(const QString &asset, const QString &address, bool lock);
     StoreResult<std::optional<DepositRecord>> loadDeposit(const QString &asset, const DepositKey &key, bool lock);
     StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
                             const QString &before, const QString &after);
 
     // ---- the money path (sqlstorerecord.cpp); all run inside a write transaction ----
-    StoreResult<std::optional<qint64>> invoiceIdFor(const QString &asset, const QString &address);
     StoreResult<void> lockInvoices(QList<qint64> ids);
-    StoreResult<RecordOutcome> recordLocked(const Observation &observation, TimePoint now);
+    // `invoice`: the row of the invoice watching the observation's address, locked by the caller and read
+    // after the lock, without its deposits (attached only when the state machine needs them).
+    StoreResult<RecordOutcome> recordLocked(const Observation &observation, std::optional<InvoiceRecord> invoice, TimePoint now);
     StoreResult<RecordOutcome> reverseLocked(const QString &asset, const DepositKey &key, TimePoint now);
     // Applies ClockTick at `now` and persists it if it changed something; returns the invoice after it.
     StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome);

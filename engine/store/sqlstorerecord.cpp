@@ -61,22 +61,6 @@ std::expected<Observation, StoreError> normalized(Observation o, TimePoint now)
 // ---------------------------------------------------------------------------------------------------------
 // Locks and small writes
 
-StoreResult<std::optional<qint64>> SqlStore::invoiceIdFor(const QString &asset, const QString &address)
-{
-    if (address.isEmpty())
-        return std::optional<qint64>();
-    // The newest invoice with the address: a pool address (USDT) is reused once the previous invoice's watch
-    // ended, and the money belongs to the invoice watching it now.
-    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"
-                                                  " ORDER BY id DESC LIMIT 1"),
-                                   {{QStringLiteral(":asset"), asset}, {QStringLiteral(":address"), address}});
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return std::optional<qint64>();
-    return std::optional<qint64>((*row)->value(0).toLongLong());
-}
-
 StoreResult<void> SqlStore::lockInvoices(QList<qint64> ids)
 {
     if (!m_session.isPostgres())
@@ -324,14 +308,11 @@ StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observ
     if (!o)
         return std::unexpected(o.error());
     return m_session.write([&]() -> StoreResult<RecordOutcome> {
-        auto id = invoiceIdFor(o->asset, o->address);
-        if (!id)
-            return std::unexpected(id.error());
-        if (*id) {
-            if (auto locked = lockInvoices({**id}); !locked)
-                return std::unexpected(locked.error());
-        }
-        return recordLocked(*o, now);
+        // One statement finds the invoice, locks it (one row: no lock order to keep) and reads it under the lock.
+        auto invoice = invoiceForAddress(o->asset, o->address, true);
+        if (!invoice)
+            return std::unexpected(invoice.error());
+        return recordLocked(*o, std::move(*invoice), now);
     });
 }
 
@@ -348,11 +329,11 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
         for (const auto &o : list) {
             if (!o)
                 continue;
-            auto id = invoiceIdFor(o->asset, o->address);
-            if (!id)
-                return std::unexpected(id.error());
-            if (*id)
-                ids.append(**id);
+            auto invoice = invoiceForAddress(o->asset, o->address, false);
+            if (!invoice)
+                return std::unexpected(invoice.error());
+            if (*invoice)
+                ids.append((*invoice)->id);
         }
         if (auto locked = lockInvoices(ids); !locked)
             return std::unexpected(locked.error());
@@ -365,7 +346,21 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
                 outcomes.append(refused);
                 continue;
             }
-            auto outcome = recordLocked(*o, now);
+            // Read again under the locks (an earlier observation of the batch may have changed it).
+            auto invoice = invoiceForAddress(o->asset, o->address, false);
+            if (!invoice)
+                return std::unexpected(invoice.error());
+            while (*invoice && !ids.contains((*invoice)->id)) {
+                // An invoice created for the address after the lookup above: lock it too (out of order, so a
+                // deadlock is possible; the database picks a victim and the whole batch is retried).
+                if (auto locked = lockInvoices({(*invoice)->id}); !locked)
+                    return std::unexpected(locked.error());
+                ids.append((*invoice)->id);
+                invoice = invoiceForAddress(o->asset, o->address, false);
+                if (!invoice)
+                    return std::unexpected(invoice.error());
+            }
+            auto outcome = recordLocked(*o, std::move(*invoice), now);
             if (!outcome)
                 return std::unexpected(outcome.error());
             outcomes.append(*outcome);
@@ -374,17 +369,14 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
     });
 }
 
-StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoint now)
+StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::optional<InvoiceRecord> invoice, TimePoint now)
 {
     RecordOutcome out;
     out.kind = RecordOutcome::Duplicate;
-    auto invoiceId = invoiceIdFor(o.asset, o.address);
-    if (!invoiceId)
-        return std::unexpected(invoiceId.error());
     auto known = loadDeposit(o.asset, o.key, true);
     if (!known)
         return std::unexpected(known.error());
-    if (*known && (*known)->invoiceId != *invoiceId) {
+    if (*known && (invoice ? (*known)->invoiceId != invoice->id : (*known)->invoiceId.has_value())) {
         out.kind = RecordOutcome::Rejected;
         out.invoiceId = (*known)->invoiceId;
         out.message = QStringLiteral("deposit %1 was recorded for address %2 and is now reported for %3: the wallet is "
@@ -393,7 +385,7 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoin
         return out;
     }
 
-    if (!*invoiceId) {
+    if (!invoice) {
         // Money for an address no invoice has: it never touches an order; a person decides.
         if (*known)
             return redeliverOrphan(**known, o, now, out);
@@ -433,25 +425,52 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoin
         return out;
     }
 
-    auto loaded = loadInvoice(**invoiceId, false); // locked by the caller
-    if (!loaded)
-        return std::unexpected(loaded.error());
-    out.invoiceId = loaded->id;
-    out.before = loaded->invoice.state;
+    out.invoiceId = invoice->id;
+    out.before = invoice->invoice.state;
     // No clock tick first: the engine may record a poll's deposits after a boundary passed, and a deposit
     // first seen in time must still count. The domain judges lateness by the deposit's effective time, and
     // an event applied past the hard boundary closes an invoice it leaves unpaid.
-    std::optional<InvoiceRecord> record = *loaded;
-    out.after = record->invoice.state;
+    out.after = invoice->invoice.state;
 
-    if (*known && (*known)->refundId) {
-        auto r = redeliverOrphan(**known, o, now, out);
-        if (r)
-            r->after = record->invoice.state;
-        return r;
-    }
+    if (*known && (*known)->refundId)
+        return redeliverOrphan(**known, o, now, out);
+
+    // The same deposit again, changing nothing the state machine sees: its block or an earlier sighting may
+    // still be news.
+    const auto redelivered = [&](const DepositRecord &k, qint64 id) -> StoreResult<RecordOutcome> {
+        auto changed = updateDepositDetails(k, o, now);
+        if (!changed)
+            return std::unexpected(changed.error());
+        if (*changed) {
+            m_session.markChanged();
+            if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), id}});
+                !touched)
+                return std::unexpected(touched.error());
+        }
+        out.kind = *changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
+        return out;
+    };
 
     const InvoiceEvent event = DepositObserved{Deposit{o.key, o.amount, o.effectiveAt, o.confirmations, DepositStatus::Counted}};
+    if (*known) {
+        // A redelivery (most of every poll) is answered from the deposit row alone when the state machine,
+        // shown the invoice with only that deposit, says nothing changes: an unchanged redelivery is the one
+        // answer that cannot depend on the other deposits (anything else is decided again below, on all of them).
+        Invoice alone = invoice->invoice;
+        alone.deposits = {(*known)->deposit};
+        if (auto t = apply(alone, event, now); t && t->change == Change::None)
+            return redelivered(**known, invoice->id);
+    }
+
+    // The deposits only now: the row was read with the lock, its deposits are needed by the state machine.
+    std::optional<InvoiceRecord> record = std::move(invoice);
+    {
+        QList<InvoiceRecord> one{*record};
+        if (auto attached = attachDeposits(one, QStringLiteral(":sid"), {{QStringLiteral(":sid"), record->id}}); !attached)
+            return std::unexpected(attached.error());
+        record = std::move(one.first());
+    }
     auto result = apply(record->invoice, event, now);
     if (!result) {
         const Rejection &rejection = result.error();
@@ -498,31 +517,18 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, TimePoin
 
     const Transition &t = *result;
     switch (t.change) {
-    case Change::None: {
-        // The same deposit again: its block or an earlier sighting may still be news.
-        bool changed = false;
-        if (*known) {
-            auto details = updateDepositDetails(**known, o, now);
-            if (!details)
-                return std::unexpected(details.error());
-            changed = *details;
-        }
-        if (changed) {
-            m_session.markChanged();
-            if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
-                                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), record->id}});
-                !touched)
-                return std::unexpected(touched.error());
-        }
-        out.kind = changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
-        break;
-    }
+    case Change::None:
+        if (!*known) // only a deposit seen before can change nothing
+            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 changed nothing")
+                                                                            .arg(keyText(o.key))));
+        return redelivered(**known, record->id);
     case Change::ConfirmationsChanged:
     case Change::DepositCounted:
     case Change::DepositSurplus:
     case Change::DepositReinstated: {
         if (*known) {
-            auto status = m_session.execute(
+            // Reinstated: counted again. (A counted deposit whose confirmations moved keeps its status.)
+            auto status = (*known)->deposit.status == DepositStatus::Counted ? StoreResult<int>(0) : m_session.execute(
                 QStringLiteral("UPDATE deposits SET status = 'counted', updated_at = :now WHERE asset = :asset AND txid = :txid"
                                " AND output_key = :output"),
                 {{QStringLiteral(":now"), toMs(now)},

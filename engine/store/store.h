@@ -168,6 +168,18 @@ struct RecordOutcome
     QString message;
 };
 
+// A keyset page of the refund queue (reports, exports): ascending ids above `afterId`, at most `limit`, so
+// a reader holds one page at a time however long the queue grows.
+struct RefundPageFilter
+{
+    qint64 afterId = 0;
+    int limit = 1000;
+    QString asset; // empty: all
+    // Only items that can have moved in [movedFrom, movedTo): created or last updated in it, or created before
+    // its end and still open (pending, refunding). Unset: unbounded on that side.
+    std::optional<QDateTime> movedFrom, movedTo;
+};
+
 struct InvoiceFilter
 {
     std::optional<InvoiceState> state;
@@ -247,6 +259,7 @@ public:
 
     // ---- refund queue ----
     virtual StoreResult<QList<RefundItem>> refunds(std::optional<RefundStatus> status = std::nullopt) = 0;
+    virtual StoreResult<QList<RefundItem>> refundPage(const RefundPageFilter &filter) = 0;
     virtual StoreResult<RefundItem> refund(qint64 id) = 0;
     // Moves an item forward (pending -> refunding -> refunded, pending -> applied | dismissed, refunding ->
     // refunded); backwards or repeated moves are refused with Conflict. Writes the audit entry in the same

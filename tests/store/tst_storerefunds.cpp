@@ -32,6 +32,7 @@ private Q_SLOTS:
     void changeTokenMovesOnAnotherConnectionsWrite();
     void notifierSignalsOtherWriters();
     void cursors();
+    void pagesByIdAndRange();
 
 private:
     qint64 lateItem(const QString &tag);
@@ -420,4 +421,58 @@ void TstStoreRefunds::cursors()
 }
 
 QTEST_GUILESS_MAIN(TstStoreRefunds)
+// Store::refundPage (the reports' keyset pages): every item once, in id order, pages of at most `limit`,
+// however the queue changes behind the last id; the range keeps what can have moved in it.
+void TstStoreRefunds::pagesByIdAndRange()
+{
+    QList<qint64> ids;
+    for (const char *tag : {"p1", "p2", "p3", "p4", "p5"})
+        ids << lateItem(QString::fromLatin1(tag)); // pending items created at hard + 2 s
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem note;
+    note.note = QStringLiteral("sent back by hand");
+    SD_TRY(dismissed, m_store->advanceRefund(ids[1], RefundStatus::Dismissed, note, QStringLiteral("op"), hard + 10h));
+    const auto pageIds = [&](RefundPageFilter f) {
+        QList<qint64> out;
+        for (int pages = 0; pages < 20; ++pages) {
+            auto page = m_store->refundPage(f);
+            if (!page)
+                return QList<qint64>{-1};
+            if (page->isEmpty())
+                break;
+            if (page->size() > f.limit)
+                return QList<qint64>{-2};
+            for (const RefundItem &item : *page)
+                out << item.id;
+            f.afterId = page->last().id;
+        }
+        return out;
+    };
+    const auto ms = [](TimePoint t) { return QDateTime::fromMSecsSinceEpoch(t.time_since_epoch().count(), Qt::UTC); };
+
+    RefundPageFilter all;
+    all.limit = 2;
+    QCOMPARE(pageIds(all), ids);
+    all.afterId = ids[2];
+    QCOMPARE(pageIds(all), ids.mid(3));
+
+    RefundPageFilter range;
+    range.limit = 2;
+    range.movedFrom = ms(T0);
+    range.movedTo = ms(hard); // before any item existed
+    QCOMPARE(pageIds(range), QList<qint64>{});
+    range.movedFrom = ms(hard + 1h);
+    range.movedTo = ms(hard + 2h); // the open items still wait; the dismissed one did not move in it
+    QCOMPARE(pageIds(range), (QList<qint64>{ids[0], ids[2], ids[3], ids[4]}));
+    range.movedFrom = ms(hard + 9h);
+    range.movedTo = ms(hard + 11h); // the dismissal is in it
+    QCOMPARE(pageIds(range), ids);
+    range.movedFrom.reset();
+    range.movedTo.reset();
+    range.asset = QStringLiteral("BTC");
+    QCOMPARE(pageIds(range), QList<qint64>{});
+    range.asset = QStringLiteral("XMR");
+    QCOMPARE(pageIds(range), ids);
+}
+
 #include "tst_storerefunds.moc"
