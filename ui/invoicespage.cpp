@@ -5,6 +5,8 @@
 #include "invoicedetailwidget.h"
 #include "invoicefilterproxymodel.h"
 #include "invoicetablemodel.h"
+#include "countdowndelegate.h"
+#include "invoicetableview.h"
 #include "progressdelegate.h"
 #include "statebadgedelegate.h"
 
@@ -56,7 +58,7 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     layout->addLayout(filters);
 
     m_splitter = new QSplitter(Qt::Horizontal, this);
-    m_table = new QTableView(m_splitter);
+    m_table = new InvoiceTableView(m_splitter);
     m_table->setObjectName(QStringLiteral("invoiceTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
@@ -72,6 +74,8 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
     m_table->setItemDelegateForColumn(InvoiceTableModel::ProgressColumn, new ProgressDelegate(m_table));
     m_table->setItemDelegateForColumn(InvoiceTableModel::StateColumn, new StateBadgeDelegate(m_table));
+    // Repainted every second: drawn from cached text pieces (the 1 Hz tick's budget is 2 ms).
+    m_table->setItemDelegateForColumn(InvoiceTableModel::CountdownColumn, new CountdownDelegate(m_table));
     QHeaderView *header = m_table->horizontalHeader();
     header->setSectionsMovable(true);
     header->setHighlightSections(false);

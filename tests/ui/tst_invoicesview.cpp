@@ -1,16 +1,22 @@
 // The invoices table on screen (offscreen platform): the 1 Hz tick repaints only the countdown cells of the
 // rows in view, through the sorting proxy; updates keep the selection and the scroll position; rows
 // arriving above keep what the user reads in place; the filter widgets drive the proxy.
+#include "countdowndelegate.h"
 #include "countdownticker.h"
 #include "invoicedetailwidget.h"
 #include "invoicefilterproxymodel.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
+#include "invoicetableview.h"
 #include "testsupport.h"
 #include "uifixture.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QHeaderView>
+#include <QImage>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -84,6 +90,116 @@ private Q_SLOTS:
         changed.clear();
         ticker.tick();
         QCOMPARE(changed.count(), 0);
+    }
+
+    // The tick's repaint stays inside the countdown column: Qt 6.4 marks one pixel of the next column too,
+    // which repainted every creation date each second (InvoiceTableView corrects it).
+    void tickRepaintStaysInsideTheCountdownColumn()
+    {
+        ManualClock clock(t0());
+        M model(&clock);
+        model.upsert(invoices(300));
+        InvoicesPage page(&model, &clock);
+        page.resize(2400, 500); // wide enough that the column after the countdown is on screen
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(qobject_cast<InvoiceTableView *>(page.table()));
+        QVERIFY(page.table()->horizontalHeader()->sectionViewportPosition(M::CreatedColumn) + 10
+                < page.table()->viewport()->width());
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+
+        struct PaintRecorder : QObject {
+            QRegion painted;
+            bool eventFilter(QObject *, QEvent *e) override
+            {
+                if (e->type() == QEvent::Paint)
+                    painted += static_cast<QPaintEvent *>(e)->region();
+                return false;
+            }
+        } recorder;
+        page.table()->viewport()->installEventFilter(&recorder);
+        const QList<int> visible = CountdownTicker::visibleSourceRows(page.table(), &model);
+        QVERIFY(visible.size() > 3);
+        QCOMPARE(model.refreshCountdowns(visible), visible.size());
+        QTRY_VERIFY(!recorder.painted.isEmpty());
+
+        const QHeaderView *header = page.table()->horizontalHeader();
+        const int left = header->sectionViewportPosition(M::CountdownColumn);
+        const int right = left + header->sectionSize(M::CountdownColumn) - 1;
+        const QRect bounds = recorder.painted.boundingRect();
+        QCOMPARE(bounds.left(), left);
+        QCOMPARE(bounds.right(), right);
+        // Every visible row's countdown cell is in it.
+        for (int r = 0; r < visible.size(); ++r)
+            QVERIFY(recorder.painted.intersects(page.table()->visualRect(page.proxy()->index(r, M::CountdownColumn))));
+
+        // A change over several columns is still repainted by QTableView as a whole.
+        recorder.painted = QRegion();
+        const QModelIndex tl = model.index(visible.first(), M::OrderColumn), br = model.index(visible.first(), M::CreatedColumn);
+        Q_EMIT model.dataChanged(tl, br);
+        QTRY_VERIFY(!recorder.painted.isEmpty());
+        QVERIFY(recorder.painted.boundingRect().left() <= header->sectionViewportPosition(M::OrderColumn));
+    }
+
+    // The countdown column is drawn from cached pieces: digits one by one, labels whole.
+    void countdownDelegateDrawsFromCachedPieces()
+    {
+        QCOMPARE(CountdownDelegate::pieces(QStringLiteral("12:05")),
+                 QStringList({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral(":"), QStringLiteral("0"), QStringLiteral("5")}));
+        QCOMPARE(CountdownDelegate::pieces(QStringLiteral("02:59 · verifying network broadcast")),
+                 QStringList({QStringLiteral("0"), QStringLiteral("2"), QStringLiteral(":"), QStringLiteral("5"), QStringLiteral("9"),
+                              QStringLiteral(" · verifying network broadcast")}));
+        QCOMPARE(CountdownDelegate::pieces(QStringLiteral("Settled")), QStringList{QStringLiteral("Settled")});
+        QCOMPARE(CountdownDelegate::pieces(QStringLiteral("2 of 10 confirmations")),
+                 QStringList({QStringLiteral("2"), QStringLiteral(" of "), QStringLiteral("1"), QStringLiteral("0"),
+                              QStringLiteral(" confirmations")}));
+        QVERIFY(CountdownDelegate::pieces(QString()).isEmpty());
+
+        ManualClock clock(t0());
+        M model(&clock);
+        model.upsert(invoices(1));
+        QTableView view;
+        view.setModel(&model);
+        CountdownDelegate delegate;
+        const QModelIndex cell = model.index(0, M::CountdownColumn);
+        auto render = [&](int width) {
+            QImage image(width, 24, QImage::Format_ARGB32_Premultiplied);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            QStyleOptionViewItem option;
+            option.initFrom(&view);
+            option.widget = &view;
+            option.rect = image.rect();
+            option.state |= QStyle::State_Enabled;
+            delegate.paint(&painter, option, cell);
+            return image;
+        };
+        QImage blank(200, 24, QImage::Format_ARGB32_Premultiplied);
+        blank.fill(Qt::white);
+
+        const QString first = cell.data().toString();
+        const QImage a = render(200);
+        QVERIFY(a != blank); // it draws something
+        QCOMPARE(render(200), a); // and the same thing again from the cache
+        const qsizetype cached = delegate.cachedPieces();
+        const QStringList firstPieces = CountdownDelegate::pieces(first);
+        QCOMPARE(cached, QSet<QString>(firstPieces.begin(), firstPieces.end()).size());
+
+        // A minute of ticks adds no more than the ten digits and ':' (the label pieces are the same).
+        QImage previous = a;
+        for (int i = 0; i < 60; ++i) {
+            clock.advance(1s);
+            const QImage next = render(200);
+            QVERIFY2(next != previous, qPrintable(cell.data().toString())); // the new second is drawn
+            previous = next;
+        }
+        QVERIFY(delegate.cachedPieces() <= 11);
+
+        // Too narrow for the text: elided, not overflowing the cell.
+        const QImage narrow = render(12);
+        QCOMPARE(narrow.width(), 12);
+        QVERIFY(narrow != QImage(narrow.size(), narrow.format()));
     }
 
     void updatesKeepSelectionAndScrollPosition()
