@@ -24,6 +24,9 @@ namespace {
 constexpr int ChangeCheckMs = 1000;
 constexpr int MaxBackoffMs = 60'000;
 constexpr int DownAfterFailures = 3;
+// What a backend shows while another engine on the same database polls its wallet (plain English: the
+// engine's strings are not translated).
+const QString StandbyMessage = QStringLiteral("standby: another engine is polling this wallet");
 } // namespace
 
 // One wallet backend and everything the engine tracks about it.
@@ -39,6 +42,7 @@ struct BackendSlot
     int failures = 0;
     bool caughtUp = false;            // a poll has completed since start
     std::optional<TimePoint> lastCompletedPollStart; // everything seen before this instant is in the store
+    bool leaseHeld = false;           // this engine polls the wallet (Store::tryAcquireBackendLease)
 };
 
 struct PendingCreation
@@ -80,6 +84,8 @@ struct Engine::Private
 
     bool ensureStore();
     void storeFailed(const StoreError &error);
+    bool holdLease(BackendSlot &slot);
+    void standBy(BackendSlot &slot);
     void schedulePoll(BackendSlot &slot, int delayMs);
     void poll(BackendSlot &slot);
     void onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot);
@@ -441,6 +447,14 @@ bool Engine::Private::ensureStore()
     store = std::move(*opened);
     databaseOk = true;
     lastChangeToken = -1;
+    // The old connection's wallet leases ended with it (the server released them, and another engine may
+    // hold them now): take them again before the next poll, and expire nothing until a poll under the new
+    // lease has completed.
+    for (auto &slot : backends) {
+        if (slot->leaseHeld)
+            slot->lastCompletedPollStart.reset();
+        slot->leaseHeld = false;
+    }
     Q_EMIT q->databaseStatusChanged(true, store->describe());
     return true;
 }
@@ -452,6 +466,55 @@ void Engine::Private::storeFailed(const StoreError &error)
         databaseOk = false;
         Q_EMIT q->databaseStatusChanged(false, error.message);
     }
+}
+
+// Several engines may share one PostgreSQL database and watch the same wallet: only the holder of the
+// wallet's lease polls it and records what it reports; the others stand by and ask again every poll
+// interval, so when the holder dies (its connection ends and the server frees the lock) one of them takes
+// over within about one poll interval. Leases are taken in backend-id order, each only together with every
+// one before it: two engines never split the wallets between them, which would stall expiry in both (an
+// engine expires invoices only once a poll of every wallet has completed, see expireWhatIsDue).
+bool Engine::Private::holdLease(BackendSlot &slot)
+{
+    std::vector<BackendSlot *> order;
+    for (auto &s : backends)
+        order.push_back(s.get());
+    std::ranges::sort(order, [](const BackendSlot *a, const BackendSlot *b) {
+        return a->status.backend < b->status.backend;
+    });
+    for (BackendSlot *s : order) {
+        auto held = store->tryAcquireBackendLease(s->status.backend);
+        if (!held) {
+            storeFailed(held.error());
+            return false;
+        }
+        if (!*held) {
+            standBy(*s);
+            if (s != &slot)
+                standBy(slot);
+            return false;
+        }
+        if (!s->leaseHeld) {
+            s->leaseHeld = true;
+            qCInfo(lcEngine) << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
+        }
+        if (s == &slot)
+            return true;
+    }
+    return false; // not reached: the slot is one of the backends
+}
+
+void Engine::Private::standBy(BackendSlot &slot)
+{
+    if (slot.leaseHeld)
+        slot.lastCompletedPollStart.reset(); // polls of this engine no longer vouch for what is stored
+    slot.leaseHeld = false;
+    if (slot.status.health == BackendHealth::Degraded && slot.status.lastError == StandbyMessage)
+        return;
+    // Show how far the polling engine got: the height it stored.
+    if (auto cursor = store->cursor(slot.status.backend); cursor && *cursor)
+        slot.status.chainHeight = (*cursor)->height;
+    setHealth(slot, BackendHealth::Degraded, StandbyMessage);
 }
 
 void Engine::Private::schedulePoll(BackendSlot &slot, int delayMs)
@@ -467,6 +530,10 @@ void Engine::Private::poll(BackendSlot &slot)
     slot.pollTimer->stop();
     if (!ensureStore()) {
         schedulePoll(slot, std::min(MaxBackoffMs, slot.config.pollIntervalMs * 4));
+        return;
+    }
+    if (!holdLease(slot)) {
+        schedulePoll(slot, slot.config.pollIntervalMs);
         return;
     }
     auto cursor = store->cursor(slot.backend->backendId());
@@ -491,7 +558,9 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
         return;
     slot.inflight = 0;
     const TimePoint pollStart = slot.inflightStartedAt;
-    if (!ensureStore()) {
+    // The lease is confirmed on the connection that records: had it been lost while the wallet answered
+    // (the connection dropped, another engine took over), this engine records nothing.
+    if (!ensureStore() || !holdLease(slot)) {
         schedulePoll(slot, slot.config.pollIntervalMs);
         return;
     }

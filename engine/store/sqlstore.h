@@ -1,7 +1,7 @@
 // The Store on SQLite or PostgreSQL: one class, the dialect differences kept in SqlSession and schema.cpp.
 // Reads are in sqlstore.cpp, the money path (recording, reversals, expiry, refund reconciliation) in
 // sqlstorerecord.cpp, the refund queue's manual actions in sqlstorerefunds.cpp, the invariant check in
-// sqlstoreverify.cpp, the address pool in sqlstorepool.cpp.
+// sqlstoreverify.cpp, the address pool in sqlstorepool.cpp, wallet leases in sqlstorelease.cpp.
 #pragma once
 
 #include "sqlsession.h"
@@ -64,6 +64,9 @@ public:
     StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) override;
     StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) override;
 
+    // ---- wallet leases (sqlstorelease.cpp) ----
+    StoreResult<bool> tryAcquireBackendLease(const QString &backend) override;
+
 private:
     SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db);
 
@@ -116,6 +119,7 @@ private:
     qint64 m_seenDataVersion = -1;
     qint64 m_seenOwnChanges = -1;
     qint64 m_cachedToken = 0;
+    bool m_leaseKeepalives = false; // the server-side keepalives of a lease-holding session are set
 };
 
 } // namespace sd

@@ -314,6 +314,14 @@ public:
     virtual StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) = 0;
     // Every pool address of an asset (all assets when empty), in import order, with its current use.
     virtual StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) = 0;
+
+    // ---- wallet leases (several engines on one database; sqlstorelease.cpp) ----
+    // Takes the lease on polling wallet backend `backend` (its cursor key), or confirms this connection
+    // holds it: only the holder polls, so two engines never record the same wallet at once. PostgreSQL: a
+    // session-level advisory lock on this store's connection, which the server releases by itself when the
+    // connection ends (the engine died, was stopped, or lost the connection): a reconnected store must take
+    // it again. False: another connection holds it. SQLite: always true (embedded, one engine per file).
+    virtual StoreResult<bool> tryAcquireBackendLease(const QString &backend) = 0;
 };
 
 } // namespace sd
