@@ -8,7 +8,15 @@
 #   SETTLEDESK_TEST_PG_URL       postgres://settledesk@127.0.0.1:P/settledesk_test?sslmode=require (no password)
 #   SETTLEDESK_TEST_PG_PASSWORD  the test role's random password
 #   SETTLEDESK_TEST_PG_CA        the server certificate (its own root), for sslmode=verify-full tests
-# and registers `pg_ctl stop -m fast` in STOP_HOOKS. For a developer's long-lived cluster:
+# and registers `pg_ctl stop -m fast` in STOP_HOOKS.
+#
+# A second cluster in $SETTLEDESK_TEST_DIR/pg-outage is for the database outage test only, which
+# stops and starts its server mid-run: the shared cluster cannot be restarted while other tests (ctest -j2)
+# use it. It exports the same three variables with the prefix SETTLEDESK_TEST_PG_OUTAGE_ (URL, PASSWORD,
+# CA), plus SETTLEDESK_TEST_PG_OUTAGE_STOP / _START: shell commands that stop (fast) and start it again,
+# on the same port.
+#
+# For a developer's long-lived cluster:
 #   POSTGRES_TEST_LIB_ONLY=1 source scripts/lib/common.sh scripts/services/postgres.sh
 #   postgres_test_start /tmp/pg && source /tmp/pg/env      ...      postgres_test_stop /tmp/pg
 
@@ -32,9 +40,11 @@ _pg_as_owner() {
     fi
 }
 
-# Starts a cluster in directory $1 (created). Writes $1/env (export lines) and exports the same.
+# Starts a cluster in directory $1 (created). Writes $1/env (export lines) and exports the same, named
+# with the prefix $2 (default SETTLEDESK_TEST_PG): ${2}_URL, ${2}_PASSWORD, ${2}_CA, and for any other
+# prefix ${2}_STOP, ${2}_START.
 postgres_test_start() {
-    local dir="$1" bindir port password
+    local dir="$1" prefix="${2:-SETTLEDESK_TEST_PG}" bindir port password owner=
     bindir="$(_pg_bindir)" || { _pg_log "error: no initdb under /usr/lib/postgresql/*/bin (package postgresql)"; return 1; }
     port="$(free_port)"
     # Alphanumeric only: it is pasted into SQL and URLs by the tests.
@@ -88,10 +98,19 @@ CREATE DATABASE settledesk_test OWNER settledesk;
 EOF
 
     cat >"$dir/env" <<EOF
-export SETTLEDESK_TEST_PG_URL='postgres://settledesk@127.0.0.1:$port/settledesk_test?sslmode=require'
-export SETTLEDESK_TEST_PG_PASSWORD='$password'
-export SETTLEDESK_TEST_PG_CA='$dir/ca.crt'
+export ${prefix}_URL='postgres://settledesk@127.0.0.1:$port/settledesk_test?sslmode=require'
+export ${prefix}_PASSWORD='$password'
+export ${prefix}_CA='$dir/ca.crt'
 EOF
+    # A private cluster (not the shared one) also gets the commands a test runs to take its server down
+    # and up again, as the cluster's owner when we are root.
+    if [ "$prefix" != SETTLEDESK_TEST_PG ]; then
+        [ "$(id -u)" -eq 0 ] && owner="runuser -u postgres -- "
+        cat >>"$dir/env" <<EOF
+export ${prefix}_STOP='$owner$bindir/pg_ctl -D $dir/data -m fast -w -t 60 stop'
+export ${prefix}_START='$owner$bindir/pg_ctl -D $dir/data -l $dir/server.log -w -t 60 start'
+EOF
+    fi
     chmod 644 "$dir/env"
     # shellcheck disable=SC1091
     source "$dir/env"
@@ -109,4 +128,7 @@ postgres_test_stop() {
 if [ -z "${POSTGRES_TEST_LIB_ONLY:-}" ]; then
     STOP_HOOKS+=("postgres_test_stop '$SETTLEDESK_TEST_DIR/pg'")
     postgres_test_start "$SETTLEDESK_TEST_DIR/pg" || die "the PostgreSQL test cluster did not start"
+    STOP_HOOKS+=("postgres_test_stop '$SETTLEDESK_TEST_DIR/pg-outage'")
+    postgres_test_start "$SETTLEDESK_TEST_DIR/pg-outage" SETTLEDESK_TEST_PG_OUTAGE \
+        || die "the PostgreSQL outage test cluster did not start"
 fi
