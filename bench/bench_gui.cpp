@@ -107,8 +107,10 @@ int windowChild(const QString &db, double processStart)
         }
         QSqlDatabase::removeDatabase(QStringLiteral("bench-count"));
         QObject::connect(&poll, &QTimer::timeout, &loading, [&] {
-            if (firstPaint > 0 && model->rowCount() >= expected) {
+            // Once: the timer lives on through the later loops (settle, idle), where it must not move the stamp.
+            if (allLoaded == 0 && firstPaint > 0 && model->rowCount() >= expected) {
                 allLoaded = wallSeconds();
+                poll.stop();
                 loading.quit();
             }
         });
