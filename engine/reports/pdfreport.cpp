@@ -1,10 +1,13 @@
 #include "pdfreport.h"
 
 #include <QFontMetricsF>
+#include <QGlyphRun>
+#include <QHash>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRawFont>
 
 namespace sd {
 
@@ -50,6 +53,87 @@ QString units(const Decimal::Int &v, int decimals) { return QString::fromLatin1(
 
 // Column widths (characters) of the invoice table.
 constexpr int WId = 8, WOrder = 22, WAsset = 5, WState = 17, WFiat = 18, WAmount = 19, WTime = 19;
+
+// The invoice table's lines, drawn as glyph runs. A 100,000-invoice report is ~18 million characters; the
+// PDF engine writes a positioning operator for every glyph it is given and compresses them all, and half of
+// the characters are the spaces that pad the columns. Here a line's glyphs are looked up in the font's
+// character map (no text shaping: a monospaced Latin line needs none) and the spaces are left out, their
+// advance kept, so the page looks the same, its text still extracts with the spaces (pdftotext), and the
+// PDF has half the glyphs. A line with a character the font lacks, a combining mark or a right-to-left
+// script goes through QPainter::drawText (font fallback and shaping) instead.
+class MonoLines
+{
+public:
+    MonoLines(const QFont &font, qreal pixelSize)
+        : m_raw(QRawFont::fromFont(font))
+    {
+        if (m_raw.isValid())
+            m_raw.setPixelSize(pixelSize);
+    }
+
+    // Draws `line` with its baseline starting at `origin`; false (nothing drawn) when it needs the text engine.
+    bool draw(QPainter &painter, const QPointF &origin, const QString &line)
+    {
+        if (!m_raw.isValid())
+            return false;
+        m_glyphs.clear();
+        m_positions.clear();
+        qreal x = 0;
+        for (const QChar c : line) {
+            const Glyph *g = glyph(c);
+            if (!g)
+                return false;
+            if (c != QLatin1Char(' ')) {
+                m_glyphs.push_back(g->index);
+                m_positions.push_back(QPointF(x, 0));
+            }
+            x += g->advance;
+        }
+        if (m_glyphs.isEmpty())
+            return true;
+        QGlyphRun run;
+        run.setRawFont(m_raw);
+        run.setGlyphIndexes(m_glyphs);
+        run.setPositions(m_positions);
+        painter.drawGlyphRun(origin, run);
+        return true;
+    }
+
+private:
+    struct Glyph
+    {
+        quint32 index = 0;
+        qreal advance = 0;
+    };
+
+    const Glyph *glyph(QChar c)
+    {
+        auto it = m_cache.constFind(c.unicode());
+        if (it != m_cache.constEnd())
+            return it->index || c == QLatin1Char(' ') ? &*it : nullptr;
+        Glyph g;
+        // Only what needs no shaping: left-to-right, no combining marks, no surrogates, a glyph in this font.
+        const bool simple = !c.isSurrogate() && !c.isMark() && c.category() != QChar::Other_Control
+                            && (c.direction() == QChar::DirL || c.direction() == QChar::DirEN || c.direction() == QChar::DirES
+                                || c.direction() == QChar::DirET || c.direction() == QChar::DirCS || c.direction() == QChar::DirWS
+                                || c.direction() == QChar::DirON);
+        if (simple) {
+            const QList<quint32> indexes = m_raw.glyphIndexesForString(QString(c));
+            if (indexes.size() == 1 && (indexes[0] != 0 || c == QLatin1Char(' '))) {
+                g.index = indexes[0];
+                const QList<QPointF> advances = m_raw.advancesForGlyphIndexes(indexes);
+                g.advance = advances.isEmpty() ? 0 : advances[0].x();
+            }
+        }
+        it = m_cache.insert(c.unicode(), g);
+        return it->index || c == QLatin1Char(' ') ? &*it : nullptr;
+    }
+
+    QRawFont m_raw;
+    QHash<char16_t, Glyph> m_cache;
+    QList<quint32> m_glyphs;
+    QList<QPointF> m_positions;
+};
 
 } // namespace
 
@@ -350,6 +434,8 @@ bool PdfReport::drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &r
         return false;
     }
     const QColor stripe(0xee, 0xee, 0xee);
+    // The font's size in device pixels as QPainter resolves it on this writer (points at its resolution).
+    MonoLines lines(l.mono, l.mono.pointSizeF() * Dpi / 72.0);
     qint64 drawn = 0;
     while (drawn < m_spooled) {
         const QByteArray bytes = m_spool->readLine();
@@ -363,7 +449,10 @@ bool PdfReport::drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &r
         }
         if (drawn % 2)
             p.fillRect(QRectF(l.page.left(), l.y, l.page.width(), rowHeight), stripe);
-        p.drawText(QPointF(l.page.left(), l.y + ascent), QString::fromUtf8(bytes.chopped(1)));
+        const QString text = QString::fromUtf8(bytes.chopped(1));
+        const QPointF origin(l.page.left(), l.y + ascent);
+        if (!lines.draw(p, origin, text))
+            p.drawText(origin, text);
         l.y += rowHeight;
         ++drawn;
         if (drawn % 500 == 0 && rowDrawn && !rowDrawn(drawn)) {
