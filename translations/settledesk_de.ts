@@ -159,7 +159,12 @@
         <translation>ausgefallen</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+1"/>
+        <source>standby</source>
+        <translation>Bereitschaft</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Monero</source>
         <translation>Monero</translation>
     </message>
@@ -454,6 +459,11 @@
         <location line="+2"/>
         <source>Last successful poll: %1</source>
         <translation>Letzte erfolgreiche Abfrage: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Another engine on this database polls this wallet; this one takes over if it stops.</source>
+        <translation>Eine andere Engine dieser Datenbank fragt diese Wallet ab; diese übernimmt, wenn jene stoppt.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -798,7 +808,7 @@ Ausgang %2</translation>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/invoicespage.cpp" line="+91"/>
+        <location filename="../ui/invoicespage.cpp" line="+95"/>
         <location filename="../ui/invoicetablemodel.cpp" line="-124"/>
         <source>%1 · verifying network broadcast</source>
         <translation>%1 · Netzwerkübertragung wird geprüft</translation>
@@ -807,7 +817,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoicesPage</name>
     <message>
-        <location line="-54"/>
+        <location line="-56"/>
         <source>Search order, address or transaction ID</source>
         <translation>Bestellung, Adresse oder Transaktions-ID suchen</translation>
     </message>
@@ -827,7 +837,7 @@ Ausgang %2</translation>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+119"/>
         <source>1 invoice</source>
         <translation>1 Rechnung</translation>
     </message>
@@ -1522,13 +1532,13 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+48"/>
+        <location line="+52"/>
         <location line="+41"/>
         <source>Check fee</source>
         <translation>Gebühr prüfen</translation>
     </message>
     <message>
-        <location line="-89"/>
+        <location line="-93"/>
         <source>Approve for manual payout</source>
         <translation>Für manuelle Auszahlung freigeben</translation>
     </message>
@@ -1574,7 +1584,7 @@ Ausgang %2</translation>
         <translation>Grund:</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+43"/>
         <source>Valid %1 address (%2)</source>
         <translation>Gültige %1-Adresse (%2)</translation>
     </message>

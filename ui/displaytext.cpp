@@ -138,6 +138,7 @@ QString DisplayText::healthName(BackendHealth health)
     case BackendHealth::Ok: return tr("ok");
     case BackendHealth::Degraded: return tr("degraded");
     case BackendHealth::Down: return tr("down");
+    case BackendHealth::Standby: return tr("standby");
     }
     return QString();
 }
@@ -149,6 +150,7 @@ QIcon DisplayText::healthIcon(BackendHealth health)
     case BackendHealth::Ok: return QIcon(QStringLiteral(":/icons/health-ok.svg"));
     case BackendHealth::Degraded: return QIcon(QStringLiteral(":/icons/health-degraded.svg"));
     case BackendHealth::Down: return QIcon(QStringLiteral(":/icons/health-down.svg"));
+    case BackendHealth::Standby: return QIcon(QStringLiteral(":/icons/health-standby.svg"));
     }
     return QIcon();
 }

@@ -54,7 +54,9 @@ void HealthIndicator::refresh(const QDateTime &now)
     QString tip = tr("Wallet backend %1").arg(s.backend);
     if (s.lastSuccess.isValid())
         tip += QLatin1Char('\n') + tr("Last successful poll: %1").arg(DisplayText::dateTime(s.lastSuccess));
-    if (!s.lastError.isEmpty())
+    if (s.health == BackendHealth::Standby)
+        tip += QLatin1Char('\n') + tr("Another engine on this database polls this wallet; this one takes over if it stops.");
+    else if (!s.lastError.isEmpty())
         tip += QLatin1Char('\n') + tr("Last error: %1").arg(s.lastError);
     setToolTip(tip);
 }

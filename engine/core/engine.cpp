@@ -26,7 +26,7 @@ constexpr int MaxBackoffMs = 60'000;
 constexpr int DownAfterFailures = 3;
 // What a backend shows while another engine on the same database polls its wallet (plain English: the
 // engine's strings are not translated).
-const QString StandbyMessage = QStringLiteral("standby: another engine is polling this wallet");
+const QString StandbyMessage = QStringLiteral("another engine is polling this wallet");
 } // namespace
 
 // One wallet backend and everything the engine tracks about it.
@@ -509,12 +509,12 @@ void Engine::Private::standBy(BackendSlot &slot)
     if (slot.leaseHeld)
         slot.lastCompletedPollStart.reset(); // polls of this engine no longer vouch for what is stored
     slot.leaseHeld = false;
-    if (slot.status.health == BackendHealth::Degraded && slot.status.lastError == StandbyMessage)
+    if (slot.status.health == BackendHealth::Standby)
         return;
     // Show how far the polling engine got: the height it stored.
     if (auto cursor = store->cursor(slot.status.backend); cursor && *cursor)
         slot.status.chainHeight = (*cursor)->height;
-    setHealth(slot, BackendHealth::Degraded, StandbyMessage);
+    setHealth(slot, BackendHealth::Standby, StandbyMessage);
 }
 
 void Engine::Private::schedulePoll(BackendSlot &slot, int delayMs)

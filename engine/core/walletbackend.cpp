@@ -10,6 +10,7 @@ std::string_view name(BackendHealth health)
     case BackendHealth::Ok: return "ok";
     case BackendHealth::Degraded: return "degraded";
     case BackendHealth::Down: return "down";
+    case BackendHealth::Standby: return "standby";
     }
     return "unknown";
 }

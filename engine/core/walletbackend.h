@@ -15,7 +15,9 @@
 
 namespace sd {
 
-enum class BackendHealth : std::uint8_t { Ok, Degraded, Down };
+// Standby: another engine on the same PostgreSQL database holds this wallet's lease and polls it; this one
+// waits to take over (nothing is wrong).
+enum class BackendHealth : std::uint8_t { Ok, Degraded, Down, Standby };
 std::string_view name(BackendHealth health);
 
 struct BackendStatus

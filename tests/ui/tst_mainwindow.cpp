@@ -223,6 +223,14 @@ private Q_SLOTS:
         QCOMPARE(w.healthIndicators().size(), 1); // same backend, same entry
         QCOMPARE(h->health(), BackendHealth::Down);
         QVERIFY(h->toolTip().contains(QStringLiteral("Last error: connection refused")));
+        // Another engine on the database polls this wallet: standby, nothing wrong, no "last error".
+        s.health = BackendHealth::Standby;
+        s.lastError = QStringLiteral("another engine is polling this wallet");
+        w.handleBackendStatus(s);
+        QCOMPARE(h->health(), BackendHealth::Standby);
+        QVERIFY2(h->text().startsWith(QStringLiteral("XMR: standby · height 3,141,592")), qPrintable(h->text()));
+        QVERIFY(h->toolTip().contains(QStringLiteral("Another engine on this database polls this wallet")));
+        QVERIFY(!h->toolTip().contains(QStringLiteral("Last error")));
         w.handleDatabaseStatus(false, QStringLiteral("could not connect to server"));
         QCOMPARE(w.databaseIndicator()->text(), QStringLiteral("Database unreachable"));
         QVERIFY(w.databaseIndicator()->toolTip().contains(QStringLiteral("could not connect to server")));
