@@ -219,11 +219,48 @@ QString PdfReport::tableLine(const InvoiceLine &l)
 bool PdfReport::openSpool(QString *error)
 {
     m_spool = std::make_unique<QTemporaryFile>();
-    if (!m_spool->open()) {
-        *error = QStringLiteral("cannot create a temporary file for the PDF's rows: %1").arg(m_spool->errorString());
-        return false;
+    m_refundSpool = std::make_unique<QTemporaryFile>();
+    for (QTemporaryFile *f : {m_spool.get(), m_refundSpool.get()}) {
+        if (!f->open()) {
+            *error = QStringLiteral("cannot create a temporary file for the PDF's rows: %1").arg(f->errorString());
+            return false;
+        }
     }
     return true;
+}
+
+bool PdfReport::spoolRefund(const RefundItem &item)
+{
+    QByteArray bytes = refundLine(item).toUtf8();
+    bytes += '\n';
+    ++m_refundsSpooled;
+    return m_refundSpool->write(bytes) == bytes.size();
+}
+
+QString PdfReport::refundHeader()
+{
+    return QStringList{cell(QStringLiteral("Item"), 6, true), cell(QStringLiteral("Invoice"), 8, true),
+                       cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Reason"), 17, false),
+                       cell(QStringLiteral("Status"), 9, false), cell(QStringLiteral("Amount"), 19, true),
+                       cell(QStringLiteral("Fee"), 19, true), cell(QStringLiteral("Received (UTC)"), 19, false),
+                       cell(QStringLiteral("Updated (UTC)"), 19, false)}
+        .join(QLatin1Char(' '));
+}
+
+QString PdfReport::refundLine(const RefundItem &item)
+{
+    const int decimals = assetDecimals(item.asset);
+    return QStringList{cell(QString::number(item.id), 6, true),
+                       cell(item.invoiceId ? QString::number(*item.invoiceId) : QStringLiteral("-"), 8, true),
+                       cell(item.asset, 5, false), cell(sv(name(item.reason)), 17, false),
+                       cell(sv(name(item.status)), 9, false),
+                       cell(QString::fromLatin1(unitsText(item.amount, decimals)), 19, true),
+                       cell(item.status == RefundStatus::Refunded ? QString::fromLatin1(unitsText(item.fee, decimals))
+                                                                  : QString(),
+                            19, true),
+                       cell(shortTime(isoUtcText(item.createdAt)), 19, false),
+                       cell(shortTime(isoUtcText(item.updatedAt)), 19, false)}
+        .join(QLatin1Char(' '));
 }
 
 bool PdfReport::spoolInvoice(const InvoiceLine &line)
@@ -234,7 +271,7 @@ bool PdfReport::spoolInvoice(const InvoiceLine &line)
     return m_spool->write(bytes) == bytes.size();
 }
 
-PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals, const QList<RefundItem> &refunds,
+PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals,
                                     const std::function<bool(qint64)> &rowDrawn, QString *error)
 {
     QPdfWriter writer(&out);
@@ -275,7 +312,10 @@ PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals, 
         painter.end();
         return cancelled ? Outcome::Cancelled : Outcome::Failed;
     }
-    drawRefundTable(l, refunds);
+    if (!drawRefundTable(l, error)) {
+        painter.end();
+        return Outcome::Failed;
+    }
     l.drawFooter();
     if (!painter.end()) {
         *error = QStringLiteral("cannot finish the PDF: %1").arg(out.errorString());
@@ -468,33 +508,29 @@ bool PdfReport::drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &r
     return true;
 }
 
-void PdfReport::drawRefundTable(Layout &l, const QList<RefundItem> &refunds)
+bool PdfReport::drawRefundTable(Layout &l, QString *error)
 {
     l.y += mm(4);
     l.text(l.heading, QStringLiteral("Refund queue items"), mm(1));
-    if (refunds.isEmpty()) {
+    if (m_refundsSpooled == 0) {
         l.text(l.body, QStringLiteral("None moved in the range, none pending."));
-        return;
+        return true;
     }
-    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
-    l.text(l.monoBold, line({cell(QStringLiteral("Item"), 6, true), cell(QStringLiteral("Invoice"), 8, true),
-                             cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Reason"), 17, false),
-                             cell(QStringLiteral("Status"), 9, false), cell(QStringLiteral("Amount"), 19, true),
-                             cell(QStringLiteral("Fee"), 19, true), cell(QStringLiteral("Received (UTC)"), 19, false),
-                             cell(QStringLiteral("Updated (UTC)"), 19, false)}));
-    for (const RefundItem &item : refunds) {
-        const int decimals = assetDecimals(item.asset);
-        l.text(l.mono, line({cell(QString::number(item.id), 6, true),
-                             cell(item.invoiceId ? QString::number(*item.invoiceId) : QStringLiteral("-"), 8, true),
-                             cell(item.asset, 5, false), cell(sv(name(item.reason)), 17, false),
-                             cell(sv(name(item.status)), 9, false),
-                             cell(QString::fromLatin1(unitsText(item.amount, decimals)), 19, true),
-                             cell(item.status == RefundStatus::Refunded ? QString::fromLatin1(unitsText(item.fee, decimals))
-                                                                        : QString(),
-                                  19, true),
-                             cell(shortTime(isoUtcText(item.createdAt)), 19, false),
-                             cell(shortTime(isoUtcText(item.updatedAt)), 19, false)}));
+    l.text(l.monoBold, refundHeader());
+    if (!m_refundSpool->seek(0)) {
+        *error = QStringLiteral("cannot read back the PDF's refund rows: %1").arg(m_refundSpool->errorString());
+        return false;
     }
+    for (qint64 i = 0; i < m_refundsSpooled; ++i) {
+        const QByteArray bytes = m_refundSpool->readLine();
+        if (bytes.isEmpty()) {
+            *error = QStringLiteral("the PDF's refund spool ended early: %1").arg(m_refundSpool->errorString());
+            return false;
+        }
+        l.text(l.mono, QString::fromUtf8(bytes.chopped(1)));
+    }
+    m_refundSpool.reset();
+    return true;
 }
 
 } // namespace sd

@@ -26,28 +26,35 @@ public:
     // Phase 1: one invoice at a time, as the store is read.
     bool openSpool(QString *error);
     bool spoolInvoice(const InvoiceLine &line);
+    // After the invoices: each refund queue item that moved in the range (spooled too, as the queue grows
+    // with the shop).
+    bool spoolRefund(const RefundItem &item);
 
     // Phase 2: the document. `rowDrawn` is called now and then with the number of rows drawn so far and
     // returns false to stop (cancel). A QGuiApplication must exist (fonts).
     enum class Outcome { Written, Cancelled, Failed };
-    Outcome write(QIODevice &out, const ReportTotals &totals, const QList<RefundItem> &refunds,
-                  const std::function<bool(qint64)> &rowDrawn, QString *error);
+    Outcome write(QIODevice &out, const ReportTotals &totals, const std::function<bool(qint64)> &rowDrawn,
+                  QString *error);
 
     // The invoice table's text line for one invoice (fixed-width columns, for a monospaced font).
     static QString tableLine(const InvoiceLine &line);
     static QString tableHeader();
+    static QString refundLine(const RefundItem &item);
+    static QString refundHeader();
 
 private:
     struct Layout;
     void drawSummary(Layout &l, const ReportTotals &totals);
     void drawChart(Layout &l, const ReportTotals &totals, qreal height);
     bool drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &rowDrawn, QString *error, bool *cancelled);
-    void drawRefundTable(Layout &l, const QList<RefundItem> &refunds);
+    bool drawRefundTable(Layout &l, QString *error);
 
     ReportRequest m_request;
     QDateTime m_generatedAt;
     std::unique_ptr<QTemporaryFile> m_spool;
     qint64 m_spooled = 0;
+    std::unique_ptr<QTemporaryFile> m_refundSpool;
+    qint64 m_refundsSpooled = 0;
 };
 
 } // namespace sd

@@ -183,22 +183,22 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
             return std::unexpected(cancelled());
     }
     units = 2 * read;
-    // The PDF draws the refund table after the summary that totals it, so it still needs the items in range
-    // at hand (PdfReport takes a list); they are read in pages like the CSV's.
-    QList<RefundItem> refunds;
+    // The PDF draws the refund table after the summary that totals it: the items in range are read in pages
+    // like the CSV's and spooled beside the invoice rows, so memory stays flat here too.
     auto counted = streamRefunds(totals, [&](const RefundItem &item, const std::vector<RefundMovement> &) {
-        refunds.append(item);
-        return true;
+        return pdf.spoolRefund(item);
     });
-    if (!counted)
+    if (!counted) {
+        if (counted.error().message.isEmpty())
+            return std::unexpected(outputFailure(QStringLiteral("cannot write the PDF's refund spool (disk full?)")));
         return std::unexpected(counted.error());
-    const auto outcome = pdf.write(device, totals, refunds,
-                                   [&](qint64 drawn) { return progress(read + drawn, units); }, &error);
+    }
+    const auto outcome = pdf.write(device, totals, [&](qint64 drawn) { return progress(read + drawn, units); }, &error);
     if (outcome == PdfReport::Outcome::Cancelled)
         return std::unexpected(cancelled());
     if (outcome == PdfReport::Outcome::Failed)
         return std::unexpected(outputFailure(error));
-    return summarise(totals, refunds.size());
+    return summarise(totals, *counted);
 }
 
 } // namespace sd
