@@ -860,13 +860,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+62"/>
-        <location line="+547"/>
+        <location filename="../ui/mainwindow.cpp" line="+63"/>
+        <location line="+554"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-524"/>
+        <location line="-531"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -877,12 +877,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+501"/>
+        <location line="+508"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-500"/>
+        <location line="-507"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -997,7 +997,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+103"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1027,7 +1027,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+70"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -1506,7 +1506,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundActionsDialog</name>
     <message>
-        <location filename="../ui/refundactionsdialog.cpp" line="+32"/>
+        <location filename="../ui/refundactionsdialog.cpp" line="+48"/>
         <source>Item:</source>
         <translation>Posten:</translation>
     </message>
@@ -1532,13 +1532,13 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+52"/>
+        <location line="+98"/>
         <location line="+41"/>
         <source>Check fee</source>
         <translation>Gebühr prüfen</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-139"/>
         <source>Approve for manual payout</source>
         <translation>Für manuelle Auszahlung freigeben</translation>
     </message>
@@ -1569,6 +1569,47 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
+        <location line="+11"/>
+        <source>Record payout</source>
+        <translation>Auszahlung erfassen</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <source>Paid to:</source>
+        <translation>Bezahlt an:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0x followed by 64 hex digits</source>
+        <translation>0x gefolgt von 64 Hexziffern</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>64 hex digits</source>
+        <translation>64 Hexziffern</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Transaction id:</source>
+        <translation>Transaktions-ID:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>0 if the fee was not taken from the refund</source>
+        <translation>0, wenn die Gebühr nicht von der Rückzahlung abging</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network fee (%1):</source>
+        <translation>Netzwerkgebühr (%1):</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Record this only once the transaction is sent: the item leaves the queue as refunded.</source>
+        <translation>Erst erfassen, wenn die Transaktion gesendet ist: der Eintrag verlässt die Warteschlange als zurückgezahlt.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <location line="+4"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
@@ -1584,7 +1625,27 @@ Ausgang %2</translation>
         <translation>Grund:</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
+        <source>A USDT transaction id is 0x followed by 64 hex digits.</source>
+        <translation>Eine USDT-Transaktions-ID ist 0x gefolgt von 64 Hexziffern.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A %1 transaction id is 64 hex digits.</source>
+        <translation>Eine %1-Transaktions-ID besteht aus 64 Hexziffern.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The fee is not an amount of %1 (at most %2 decimals, &apos;.&apos; as the separator).</source>
+        <translation>Die Gebühr ist kein Betrag in %1 (höchstens %2 Nachkommastellen, &apos;.&apos; als Trennzeichen).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The fee is larger than the item (%1).</source>
+        <translation>Die Gebühr ist größer als der Eintrag (%1).</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>Valid %1 address (%2)</source>
         <translation>Gültige %1-Adresse (%2)</translation>
     </message>
@@ -1622,7 +1683,12 @@ Ausgang %2</translation>
         <translation>Eine andere Erstattungsaktion läuft noch; bitte warten, bis sie abgeschlossen ist.</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
+        <source>Refund #%1 is sent by Settledesk and was interrupted. Finish it with &quot;settledesk refunds approve %1 --yes&quot;: it relays the transaction already built, never a second one.</source>
+        <translation>Rückzahlung #%1 wird von Settledesk gesendet und wurde unterbrochen. Schließen Sie sie mit &quot;settledesk refunds approve %1 --yes&quot; ab: es sendet die bereits erstellte Transaktion, nie eine zweite.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Sending refund #%1…</source>
         <translation>Erstattung #%1 wird gesendet…</translation>
     </message>
@@ -1630,6 +1696,11 @@ Ausgang %2</translation>
         <location line="+0"/>
         <source>Recording refund #%1…</source>
         <translation>Erstattung #%1 wird erfasst…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Recording the payout of refund #%1…</source>
+        <translation>Auszahlung der Rückzahlung #%1 wird erfasst…</translation>
     </message>
 </context>
 <context>
@@ -1646,7 +1717,7 @@ Ausgang %2</translation>
         <translation>keine</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Item</source>
         <translation>Posten</translation>
     </message>
@@ -1676,6 +1747,11 @@ Ausgang %2</translation>
         <translation>Transaktionen</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>Pay to</source>
+        <translation>Zahlen an</translation>
+    </message>
+    <message>
         <location line="+1"/>
         <source>Queued</source>
         <translation>Eingereiht</translation>
@@ -1684,7 +1760,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+50"/>
+        <location filename="../ui/refundspage.cpp" line="+27"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
@@ -1699,7 +1775,22 @@ Ausgang %2</translation>
         <translation>Verwerfen …</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+23"/>
+        <source>Record payout…</source>
+        <translation>Auszahlung erfassen…</translation>
+    </message>
+    <message>
+        <location line="+83"/>
+        <source>1 refund approved for a manual payout: send it, then record its transaction (right click).</source>
+        <translation>1 Rückzahlung zur manuellen Auszahlung freigegeben: senden, dann ihre Transaktion erfassen (Rechtsklick).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%L1 refunds approved for a manual payout: send them, then record each transaction (right click).</source>
+        <translation>%L1 Rückzahlungen zur manuellen Auszahlung freigegeben: senden, dann jede Transaktion erfassen (Rechtsklick).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The refund queue is empty.</source>
         <translation>Die Erstattungswarteschlange ist leer.</translation>
     </message>

@@ -98,6 +98,7 @@ void DashboardController::start()
                   << connect(flow, &RefundFlow::approveRequested, service, &RefundService::approve, q)
                   << connect(flow, &RefundFlow::applyRequested, service, &RefundService::apply, q)
                   << connect(flow, &RefundFlow::dismissRequested, service, &RefundService::dismiss, q)
+                  << connect(flow, &RefundFlow::payoutRequested, service, &RefundService::payout, q)
                   << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();

@@ -56,6 +56,7 @@ qint64 msOf(const QDateTime &t) { return t.isValid() ? t.toMSecsSinceEpoch() : 0
 MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     : QMainWindow(parent), m_config(config), m_clock(clock ? clock : SystemClock::instance()),
       m_invoices(new InvoiceTableModel(m_clock, this)), m_refunds(new RefundTableModel(this)),
+      m_payouts(new RefundTableModel(this, RefundStatus::Refunding)),
       m_ticker(new CountdownTicker(m_clock, this)), m_notifier(new Notifier(this)), m_overviewDelay(new QTimer(this))
 {
     UiResources::ensure();
@@ -95,7 +96,7 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     m_tabs->setObjectName(QStringLiteral("pages"));
     m_tabs->setDocumentMode(true);
     m_invoicesPage = new InvoicesPage(m_invoices, m_clock, m_tabs);
-    m_refundsPage = new RefundsPage(m_refunds, m_tabs);
+    m_refundsPage = new RefundsPage(m_refunds, m_payouts, m_tabs);
     m_overview = new OverviewWidget(m_tabs);
     m_tabs->addTab(m_invoicesPage, QIcon(QStringLiteral(":/icons/invoices.svg")), tr("Invoices"));
     m_tabs->addTab(m_refundsPage, QIcon(QStringLiteral(":/icons/refunds.svg")), tr("Refund queue"));
@@ -278,6 +279,7 @@ void MainWindow::clearData()
     m_invoicesPage->detail()->clear();
     m_invoices->clear();
     m_refunds->setPending({});
+    m_payouts->setPending({});
     m_refundSpans.clear();
     m_invoicesPage->setLoadProgress(0, -1);
     scheduleOverview();
@@ -499,12 +501,17 @@ void MainWindow::handleRefundsLoaded(quint64 requestId, const QList<RefundItem> 
     if (m_refundRequest && requestId == *m_refundRequest)
         m_refundRequest.reset();
     m_refunds->setPending(pending);
+    m_payouts->setPending(items);
     scheduleOverview();
 }
 
-void MainWindow::handleRefundsChanged(const QList<RefundItem> &pending)
+void MainWindow::handleRefundsChanged(const QList<RefundItem> &open)
 {
     const qint64 now = m_clock->now().time_since_epoch().count();
+    QList<RefundItem> pending;
+    for (const RefundItem &it : open)
+        if (it.status == RefundStatus::Pending)
+            pending.push_back(it);
     QSet<qint64> ids;
     for (const RefundItem &it : pending) {
         ids.insert(it.id);
@@ -518,6 +525,7 @@ void MainWindow::handleRefundsChanged(const QList<RefundItem> &pending)
         if (it->leftMs == 0 && !ids.contains(it.key()))
             it->leftMs = now; // left the queue since we last heard
     m_refunds->setPending(pending);
+    m_payouts->setPending(open);
     scheduleOverview();
 }
 

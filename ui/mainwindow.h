@@ -61,6 +61,7 @@ public:
     // Parts, for the controller, tests and the screenshot tool.
     InvoiceTableModel *invoiceModel() const { return m_invoices; }
     RefundTableModel *refundModel() const { return m_refunds; }
+    RefundTableModel *payoutModel() const { return m_payouts; }
     InvoicesPage *invoicesPage() const { return m_invoicesPage; }
     RefundsPage *refundsPage() const { return m_refundsPage; }
     OverviewWidget *overview() const { return m_overview; }
@@ -89,7 +90,7 @@ public Q_SLOTS:
     void handleLoadFailed(quint64 requestId, const QString &error);
     void handleRefundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
     void handleInvoicesChanged(const QList<sd::InvoiceRecord> &invoices);
-    void handleRefundsChanged(const QList<sd::RefundItem> &pending);
+    void handleRefundsChanged(const QList<sd::RefundItem> &open); // pending and refunding items
     void handleInvoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
     void handleInvoiceCreationFailed(quint64 requestId, const QString &error);
     void handleInvoiceSettled(const sd::InvoiceRecord &invoice);
@@ -134,6 +135,7 @@ private:
 
     InvoiceTableModel *m_invoices;
     RefundTableModel *m_refunds;
+    RefundTableModel *m_payouts; // approved for a manual payout not recorded yet
     CountdownTicker *m_ticker;
     Notifier *m_notifier;
     QTabWidget *m_tabs;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace sd::ui {
@@ -19,6 +20,21 @@ QString money(Atomic value, const QString &asset)
     const Asset *a = findAsset(asset.toStdString());
     return a ? QStringLiteral("%1 %2").arg(QString::fromStdString(formatAmount(value, a->decimals)), asset)
              : QStringLiteral("%1 %2").arg(value).arg(asset);
+}
+
+// A transaction id as the asset's explorers and wallets show it: 64 hex digits (Bitcoin, Monero), with "0x"
+// for an Ethereum (USDT) transaction hash.
+bool plausibleTxid(const QString &asset, const QString &txid)
+{
+    static const QRegularExpression hex64(QStringLiteral("^[0-9a-fA-F]{64}$"));
+    static const QRegularExpression eth(QStringLiteral("^0x[0-9a-fA-F]{64}$"));
+    return asset == QLatin1String("USDT") ? eth.match(txid).hasMatch() : hex64.match(txid).hasMatch();
+}
+
+int decimalsOf(const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? a->decimals : 0;
 }
 
 } // namespace
@@ -59,6 +75,23 @@ RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, 
         form->addRow(QString(), m_quote);
         m_primary = buttons->addButton(tr("Apply"), QDialogButtonBox::AcceptRole);
         break;
+    case Action::RecordPayout:
+        setWindowTitle(tr("Record payout"));
+        form->addRow(tr("Paid to:"), new QLabel(item.refundAddress, this));
+        m_txid = new QLineEdit(this);
+        m_txid->setPlaceholderText(item.asset == QLatin1String("USDT") ? tr("0x followed by 64 hex digits") : tr("64 hex digits"));
+        form->addRow(tr("Transaction id:"), m_txid);
+        m_fee = new QLineEdit(this);
+        m_fee->setPlaceholderText(tr("0 if the fee was not taken from the refund"));
+        form->addRow(tr("Network fee (%1):").arg(item.asset), m_fee);
+        form->addRow(QString(), m_validation);
+        m_quote->setText(tr("Record this only once the transaction is sent: the item leaves the queue as refunded."));
+        form->addRow(QString(), m_quote);
+        m_primary = buttons->addButton(tr("Record payout"), QDialogButtonBox::AcceptRole);
+        connect(m_txid, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
+        connect(m_fee, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
+        m_txid->setMinimumWidth(m_txid->fontMetrics().horizontalAdvance(QString(68, QLatin1Char('f'))) + 16);
+        break;
     case Action::Dismiss:
         setWindowTitle(tr("Dismiss"));
         m_reason = new QLineEdit(this);
@@ -85,11 +118,40 @@ void RefundActionsDialog::setNetwork(ChainNetwork network)
 
 QString RefundActionsDialog::address() const { return m_address ? m_address->text().trimmed() : QString(); }
 QString RefundActionsDialog::reason() const { return m_reason ? m_reason->text().trimmed() : QString(); }
+QString RefundActionsDialog::txid() const { return m_txid ? m_txid->text().trimmed() : QString(); }
+
+Atomic RefundActionsDialog::fee() const
+{
+    const QString text = m_fee ? m_fee->text().trimmed() : QString();
+    if (text.isEmpty())
+        return 0;
+    return parseAmount(text.toStdString(), decimalsOf(m_item.asset)).value_or(0);
+}
 
 void RefundActionsDialog::revalidate()
 {
     if (m_action == Action::Dismiss) {
         m_primary->setEnabled(!reason().isEmpty());
+        return;
+    }
+    if (m_action == Action::RecordPayout) {
+        QString problem;
+        const QString feeText = m_fee->text().trimmed();
+        if (txid().isEmpty())
+            problem = QString();
+        else if (!plausibleTxid(m_item.asset, txid()))
+            problem = m_item.asset == QLatin1String("USDT") ? tr("A USDT transaction id is 0x followed by 64 hex digits.")
+                                                             : tr("A %1 transaction id is 64 hex digits.").arg(m_item.asset);
+        if (problem.isEmpty() && !feeText.isEmpty()) {
+            const auto fee = parseAmount(feeText.toStdString(), decimalsOf(m_item.asset));
+            if (!fee)
+                problem = tr("The fee is not an amount of %1 (at most %2 decimals, '.' as the separator).")
+                              .arg(m_item.asset).arg(decimalsOf(m_item.asset));
+            else if (*fee > m_item.amount)
+                problem = tr("The fee is larger than the item (%1).").arg(money(m_item.amount, m_item.asset));
+        }
+        m_validation->setText(problem);
+        m_primary->setEnabled(!txid().isEmpty() && problem.isEmpty());
         return;
     }
     if (m_action != Action::Approve)

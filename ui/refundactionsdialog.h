@@ -1,5 +1,6 @@
 // Asks the merchant for one refund-queue action (approve with an address, apply to the invoice, dismiss with
-// a reason): validates the address as typed, shows the amount and network fee before the final confirmation.
+// a reason, record a manual payout's transaction): validates the address or transaction id as typed, shows
+// the amount and network fee before the final confirmation.
 #pragma once
 
 #include "refundrunner.h"
@@ -18,7 +19,7 @@ class RefundActionsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum class Action { Approve, Apply, Dismiss };
+    enum class Action { Approve, Apply, Dismiss, RecordPayout };
 
     // `canSend`: the asset has a sending wallet (Monero); otherwise approval records a manual payout.
     RefundActionsDialog(const RefundItem &item, Action action, bool canSend, QWidget *parent = nullptr);
@@ -26,6 +27,9 @@ public:
     void setNetwork(ChainNetwork network);
     QString address() const;
     QString reason() const;
+    // RecordPayout: the payout's transaction id and the network fee paid out of the item (atomic units).
+    QString txid() const;
+    Atomic fee() const;
 
     // Called by the owner when the wallet has built the transaction (fee known): the confirm button is
     // enabled only now, so the merchant always sees what the customer receives and what the fee is.
@@ -49,6 +53,8 @@ private:
     bool m_quoted = false;
     QLineEdit *m_address = nullptr;
     QLineEdit *m_reason = nullptr;
+    QLineEdit *m_txid = nullptr;
+    QLineEdit *m_fee = nullptr;
     QLabel *m_validation = nullptr;
     QLabel *m_quote = nullptr;
     QPushButton *m_primary = nullptr;

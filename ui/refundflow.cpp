@@ -18,12 +18,21 @@ void RefundFlow::start(const RefundItem &item, RefundsPage::Action action)
         return;
     }
     using DA = RefundActionsDialog::Action;
-    const DA dialogAction = action == RefundsPage::Action::Refund ? DA::Approve
-                            : action == RefundsPage::Action::Apply ? DA::Apply
-                                                                   : DA::Dismiss;
+    const DA dialogAction = action == RefundsPage::Action::Refund         ? DA::Approve
+                            : action == RefundsPage::Action::Apply        ? DA::Apply
+                            : action == RefundsPage::Action::RecordPayout ? DA::RecordPayout
+                                                                          : DA::Dismiss;
     const AssetConfig *asset = m_config.asset(item.asset);
     // Only Monero has a sending wallet: the others are approved for a payout the merchant makes by hand.
     const bool canSend = item.asset == QLatin1String("XMR") && asset && asset->enabled;
+    if (dialogAction == DA::RecordPayout && item.asset == QLatin1String("XMR")) {
+        // A Monero refund in this state was interrupted between building and relaying: only relaying the
+        // transaction already built can finish it (never a second one), which the command line does.
+        Q_EMIT failed(tr("Refund #%1 is sent by Settledesk and was interrupted. Finish it with "
+                         "\"settledesk refunds approve %1 --yes\": it relays the transaction already built, never a second one.")
+                          .arg(item.id));
+        return;
+    }
     auto *dialog = new RefundActionsDialog(item, dialogAction, canSend, m_parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
@@ -46,6 +55,10 @@ void RefundFlow::start(const RefundItem &item, RefundsPage::Action action)
             break;
         case DA::Dismiss:
             Q_EMIT dismissRequested(*m_pending, id, dialog->reason());
+            break;
+        case DA::RecordPayout:
+            Q_EMIT progress(tr("Recording the payout of refund #%1…").arg(id));
+            Q_EMIT payoutRequested(*m_pending, id, dialog->txid(), dialog->fee());
             break;
         }
     });

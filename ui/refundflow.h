@@ -40,6 +40,7 @@ Q_SIGNALS:
     void approveRequested(quint64 requestId, qint64 id, const QString &address, quint64 maxFee);
     void applyRequested(quint64 requestId, qint64 id);
     void dismissRequested(quint64 requestId, qint64 id, const QString &reason);
+    void payoutRequested(quint64 requestId, qint64 id, const QString &txid, quint64 fee);
     // To the window: a line for the status bar, an error worth a message box, and "the queue changed".
     void progress(const QString &message);
     void succeeded(const QString &message);

@@ -12,7 +12,8 @@
 
 namespace sd::ui {
 
-RefundsPage::RefundsPage(RefundTableModel *model, QWidget *parent) : QWidget(parent), m_model(model)
+RefundsPage::RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayout, QWidget *parent)
+    : QWidget(parent), m_model(model), m_payouts(awaitingPayout)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 0);
@@ -20,22 +21,67 @@ RefundsPage::RefundsPage(RefundTableModel *model, QWidget *parent) : QWidget(par
     m_summary->setObjectName(QStringLiteral("refundSummary"));
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
+    m_table = makeTable(model, QStringLiteral("refundTable"));
+    layout->addWidget(m_table, 3);
+
+    const QList<QPair<QString, Action>> actions{{tr("Refund to the customer…"), Action::Refund},
+                                                {tr("Apply to its invoice…"), Action::Apply},
+                                                {tr("Dismiss…"), Action::Dismiss}};
+    for (const auto &[text, action] : actions) {
+        auto *a = new QAction(text, m_table);
+        connect(a, &QAction::triggered, this, [this, action] {
+            if (auto item = currentItem(m_table, m_model))
+                Q_EMIT actionRequested(*item, action);
+        });
+        m_actions << a;
+    }
+    connect(m_table, &QTableView::doubleClicked, this, [this] {
+        if (m_table->contextMenuPolicy() == Qt::ActionsContextMenu)
+            m_actions.first()->trigger();
+    });
+    connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
+    connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateSummary);
+
+    if (m_payouts) {
+        m_payoutLabel = new QLabel(this);
+        m_payoutLabel->setObjectName(QStringLiteral("payoutSummary"));
+        m_payoutLabel->setWordWrap(true);
+        layout->addWidget(m_payoutLabel);
+        m_payoutTable = makeTable(m_payouts, QStringLiteral("payoutTable"));
+        layout->addWidget(m_payoutTable, 1);
+        m_recordPayout = new QAction(tr("Record payout…"), m_payoutTable);
+        connect(m_recordPayout, &QAction::triggered, this, [this] {
+            if (auto item = currentItem(m_payoutTable, m_payouts))
+                Q_EMIT actionRequested(*item, Action::RecordPayout);
+        });
+        connect(m_payoutTable, &QTableView::doubleClicked, this, [this] {
+            if (m_payoutTable->contextMenuPolicy() == Qt::ActionsContextMenu)
+                m_recordPayout->trigger();
+        });
+        connect(m_payouts, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
+    }
+    setActionsAvailable(false);
+    updateSummary();
+}
+
+QTableView *RefundsPage::makeTable(RefundTableModel *model, const QString &objectName)
+{
     auto *proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model);
     proxy->setSortRole(RefundTableModel::SortRole);
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("refundTable"));
-    m_table->setModel(proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(RefundTableModel::QueuedColumn, Qt::AscendingOrder); // oldest first: a queue
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
-    QHeaderView *header = m_table->horizontalHeader();
+    auto *table = new QTableView(this);
+    table->setObjectName(objectName);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->sortByColumn(RefundTableModel::QueuedColumn, Qt::AscendingOrder); // oldest first: a queue
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setAlternatingRowColors(true);
+    table->setWordWrap(false);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
+    QHeaderView *header = table->horizontalHeader();
     header->setSectionsMovable(true);
     header->setStretchLastSection(true);
     const QFontMetrics fm = fontMetrics();
@@ -45,27 +91,7 @@ RefundsPage::RefundsPage(RefundTableModel *model, QWidget *parent) : QWidget(par
     header->resizeSection(RefundTableModel::AmountColumn, fm.horizontalAdvance(QStringLiteral("0.000000000000")) + 24);
     header->resizeSection(RefundTableModel::ReasonColumn, fm.horizontalAdvance(DisplayText::refundReasonName(RefundReason::Unmatched)) + 40);
     header->resizeSection(RefundTableModel::TxidsColumn, fm.horizontalAdvance(QString(40, QLatin1Char('0'))));
-    layout->addWidget(m_table, 1);
-
-    const QList<QPair<QString, Action>> actions{{tr("Refund to the customer…"), Action::Refund},
-                                                {tr("Apply to its invoice…"), Action::Apply},
-                                                {tr("Dismiss…"), Action::Dismiss}};
-    for (const auto &[text, action] : actions) {
-        auto *a = new QAction(text, m_table);
-        connect(a, &QAction::triggered, this, [this, action] {
-            if (auto item = currentItem())
-                Q_EMIT actionRequested(*item, action);
-        });
-        m_actions << a;
-    }
-    connect(m_table, &QTableView::doubleClicked, this, [this] {
-        if (m_table->contextMenuPolicy() == Qt::ActionsContextMenu)
-            m_actions.first()->trigger();
-    });
-    setActionsAvailable(false);
-    connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
-    connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateSummary);
-    updateSummary();
+    return table;
 }
 
 void RefundsPage::setActionsAvailable(bool available)
@@ -77,15 +103,22 @@ void RefundsPage::setActionsAvailable(bool available)
             m_table->removeAction(a);
     }
     m_table->setContextMenuPolicy(available ? Qt::ActionsContextMenu : Qt::DefaultContextMenu);
+    if (m_payoutTable) {
+        if (available)
+            m_payoutTable->addAction(m_recordPayout);
+        else
+            m_payoutTable->removeAction(m_recordPayout);
+        m_payoutTable->setContextMenuPolicy(available ? Qt::ActionsContextMenu : Qt::DefaultContextMenu);
+    }
 }
 
-std::optional<RefundItem> RefundsPage::currentItem() const
+std::optional<RefundItem> RefundsPage::currentItem(const QTableView *table, const RefundTableModel *model)
 {
-    const QModelIndex current = m_table->currentIndex();
+    const QModelIndex current = table->currentIndex();
     if (!current.isValid())
         return std::nullopt;
     const qint64 id = current.data(RefundTableModel::IdRole).toLongLong();
-    for (const RefundItem &it : m_model->items())
+    for (const RefundItem &it : model->items())
         if (it.id == id)
             return it;
     return std::nullopt;
@@ -95,6 +128,13 @@ QString RefundsPage::summary() const { return m_summary->text(); }
 
 void RefundsPage::updateSummary()
 {
+    if (m_payouts) {
+        const int p = m_payouts->rowCount();
+        m_payoutLabel->setVisible(p > 0);
+        m_payoutTable->setVisible(p > 0);
+        m_payoutLabel->setText(p == 1 ? tr("1 refund approved for a manual payout: send it, then record its transaction (right click).")
+                                      : tr("%L1 refunds approved for a manual payout: send them, then record each transaction (right click).").arg(p));
+    }
     const int n = m_model->rowCount();
     if (n == 0) {
         m_summary->setText(tr("The refund queue is empty."));

@@ -26,7 +26,8 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         case AssetColumn: return it.asset;
         case AmountColumn: return DisplayText::amount(it.amount, it.asset);
         case ReasonColumn: return DisplayText::refundReasonName(it.reason);
-        case TxidsColumn: return it.txids.join(QStringLiteral(", "));
+        // Approved items: where the merchant is to send the money, rather than where it came from.
+        case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QStringLiteral(", "));
         case QueuedColumn: return DisplayText::dateTime(it.createdAt);
         }
         return QVariant();
@@ -50,7 +51,7 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case ReasonColumn: return DisplayText::refundReasonDescription(it.reason);
-        case TxidsColumn: return it.txids.join(QLatin1Char('\n'));
+        case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QLatin1Char('\n'));
         case AmountColumn: return DisplayText::amountWithUnit(it.amount, it.asset);
         }
         return QVariant();
@@ -68,7 +69,7 @@ QVariant RefundTableModel::headerData(int section, Qt::Orientation orientation, 
     case AssetColumn: return tr("Asset");
     case AmountColumn: return tr("Amount");
     case ReasonColumn: return tr("Reason");
-    case TxidsColumn: return tr("Transactions");
+    case TxidsColumn: return m_shows == RefundStatus::Refunding ? tr("Pay to") : tr("Transactions");
     case QueuedColumn: return tr("Queued");
     }
     return QVariant();
@@ -79,7 +80,7 @@ void RefundTableModel::setPending(const QList<RefundItem> &pending)
     const int before = int(m_items.size());
     QHash<qint64, const RefundItem *> next;
     for (const RefundItem &it : pending)
-        if (it.status == RefundStatus::Pending)
+        if (it.status == m_shows)
             next.insert(it.id, &it);
     // Remove from the bottom up so the row numbers still to visit stay valid.
     for (int row = int(m_items.size()) - 1; row >= 0; --row) {
@@ -95,7 +96,8 @@ void RefundTableModel::setPending(const QList<RefundItem> &pending)
         known.insert(fresh.id);
         RefundItem &cur = m_items[row];
         if (cur.amount != fresh.amount || cur.reason != fresh.reason || cur.txids != fresh.txids ||
-            cur.invoiceId != fresh.invoiceId || cur.asset != fresh.asset || cur.createdAt != fresh.createdAt) {
+            cur.invoiceId != fresh.invoiceId || cur.asset != fresh.asset || cur.createdAt != fresh.createdAt ||
+            cur.refundAddress != fresh.refundAddress) {
             cur = fresh;
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         } else {
@@ -104,7 +106,7 @@ void RefundTableModel::setPending(const QList<RefundItem> &pending)
     }
     QList<RefundItem> added;
     for (const RefundItem &it : pending)
-        if (it.status == RefundStatus::Pending && !known.contains(it.id)) {
+        if (it.status == m_shows && !known.contains(it.id)) {
             known.insert(it.id);
             added.push_back(it);
         }

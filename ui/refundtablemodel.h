@@ -17,14 +17,20 @@ public:
     enum Column { IdColumn, InvoiceColumn, AssetColumn, AmountColumn, ReasonColumn, TxidsColumn, QueuedColumn, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, IdRole };
 
-    using QAbstractTableModel::QAbstractTableModel;
+    // `shows`: pending items (the queue), or refunding ones (approved for a manual payout not yet recorded).
+    explicit RefundTableModel(QObject *parent = nullptr, RefundStatus shows = RefundStatus::Pending)
+        : QAbstractTableModel(parent), m_shows(shows)
+    {
+    }
+    RefundStatus shows() const { return m_shows; }
 
     int rowCount(const QModelIndex &parent = QModelIndex()) const override;
     int columnCount(const QModelIndex &parent = QModelIndex()) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // The complete pending list: items not in it leave, new ones are appended, known ones update in place.
+    // The complete list of open items (others are ignored): items not in it leave, new ones are appended,
+    // known ones update in place.
     void setPending(const QList<RefundItem> &pending);
     const QList<RefundItem> &items() const { return m_items; }
     // Pending amount per asset, summed exactly (saturating at the 64-bit maximum, which no real queue reaches).
@@ -34,6 +40,7 @@ Q_SIGNALS:
     void countChanged(int count);
 
 private:
+    RefundStatus m_shows;
     QList<RefundItem> m_items;
 };
 

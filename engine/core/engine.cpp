@@ -91,6 +91,7 @@ struct Engine::Private
     void onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot);
     void onPollFailed(BackendSlot &slot, quint64 requestId, const QString &error);
     void setHealth(BackendSlot &slot, BackendHealth health, const QString &error);
+    void emitOpenRefunds();
     void expireWhatIsDue();
     void armBoundaryTimer();
     void publishOutcomes(const QList<RecordOutcome> &outcomes);
@@ -716,12 +717,20 @@ void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
     }
     if (!changed.isEmpty())
         Q_EMIT q->invoicesChanged(changed);
-    if (refundsTouched || !changed.isEmpty()) {
-        if (auto pending = store->refunds(RefundStatus::Pending))
-            Q_EMIT q->refundsChanged(*pending);
-    }
+    if (refundsTouched || !changed.isEmpty())
+        emitOpenRefunds();
     if (auto token = store->changeToken())
         lastChangeToken = *token;
+}
+
+// The items still open: pending ones wait for a decision, refunding ones for their payout (a manual one is
+// recorded from the dashboard once the merchant has sent it).
+void Engine::Private::emitOpenRefunds()
+{
+    auto pending = store->refunds(RefundStatus::Pending);
+    auto refunding = store->refunds(RefundStatus::Refunding);
+    if (pending && refunding)
+        Q_EMIT q->refundsChanged(*pending + *refunding);
 }
 
 // Another process or machine may write: a cheap token check, then only the invoices updated since.
@@ -743,8 +752,7 @@ void Engine::Private::checkForChanges()
     lastChangeScan = toQDateTime(now());
     if (auto rows = store->invoices(filter); rows && !rows->isEmpty())
         Q_EMIT q->invoicesChanged(*rows);
-    if (auto pending = store->refunds(RefundStatus::Pending))
-        Q_EMIT q->refundsChanged(*pending);
+    emitOpenRefunds();
     armBoundaryTimer();
 }
 

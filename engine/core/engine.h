@@ -84,7 +84,8 @@ Q_SIGNALS:
 
     // Pushed after every change, whoever wrote it (this engine, another process, another machine).
     void invoicesChanged(const QList<sd::InvoiceRecord> &invoices);
-    void refundsChanged(const QList<sd::RefundItem> &pending);
+    // The refund items still open: pending (waiting for a decision) and refunding (approved, not yet paid).
+    void refundsChanged(const QList<sd::RefundItem> &open);
     // A deposit settled an invoice / money landed in the refund queue: for notifications.
     void invoiceSettled(const sd::InvoiceRecord &invoice);
     void refundQueued(const sd::RefundItem &item);

@@ -223,6 +223,21 @@ void TestEngine::lateDepositGoesToTheRefundQueue()
     QCOMPARE(item.amount, Atomic(1'000'000'000'000ULL));
     QCOMPARE(item.invoiceId, std::optional<qint64>(inv.id));
     QCOMPARE(m_store->invoice(inv.id)->invoice.received(), Atomic(0)); // the order is untouched
+
+    // Approved on another desk for a payout not made yet: still open, pushed to the dashboards with its new
+    // status (they list it under the queue until its payout is recorded).
+    QSignalSpy open(m_engine.get(), &Engine::refundsChanged);
+    RefundItem approved = m_store->refund(item.id).value();
+    approved.refundAddress = QStringLiteral("customer-address");
+    QVERIFY(m_store->advanceRefund(item.id, RefundStatus::Refunding, approved, QStringLiteral("desk-b"), T0 + 2000s));
+    const auto pushedAsRefunding = [&] {
+        for (const QList<QVariant> &args : open)
+            for (const RefundItem &it : args.at(0).value<QList<RefundItem>>())
+                if (it.id == item.id && it.status == RefundStatus::Refunding)
+                    return true;
+        return false;
+    };
+    QTRY_VERIFY(pushedAsRefunding());
 }
 
 void TestEngine::vanishedDepositIsReversed()

@@ -41,6 +41,7 @@ class TestRefundFlow : public QObject
     QThread m_thread;
     RefundService *m_service = nullptr;
     RefundTableModel m_model;
+    RefundTableModel m_payouts{nullptr, RefundStatus::Refunding};
     std::unique_ptr<QWidget> m_window;
     RefundsPage *m_page = nullptr;
     RefundFlow *m_flow = nullptr;
@@ -55,10 +56,12 @@ class TestRefundFlow : public QObject
     void showQueue()
     {
         m_model.setPending(m_store->refunds(RefundStatus::Pending).value());
+        m_payouts.setPending(m_store->refunds(RefundStatus::Refunding).value());
     }
-    bool select(qint64 id)
+    bool select(qint64 id, QTableView *t = nullptr)
     {
-        QTableView *t = m_page->table();
+        if (!t)
+            t = m_page->table();
         for (int row = 0; row < t->model()->rowCount(); ++row) {
             const QModelIndex i = t->model()->index(row, 0);
             if (i.data(RefundTableModel::IdRole).toLongLong() == id) {
@@ -68,9 +71,9 @@ class TestRefundFlow : public QObject
         }
         return false;
     }
-    void trigger(const QString &text)
+    void trigger(const QString &text, QTableView *t = nullptr)
     {
-        for (QAction *a : m_page->table()->actions())
+        for (QAction *a : (t ? t : m_page->table())->actions())
             if (a->text() == text)
                 return a->trigger();
         QFAIL(qPrintable(QStringLiteral("no action %1").arg(text)));
@@ -92,7 +95,7 @@ private slots:
         m_thread.start();
 
         m_window = std::make_unique<QWidget>();
-        m_page = new RefundsPage(&m_model, m_window.get());
+        m_page = new RefundsPage(&m_model, &m_payouts, m_window.get());
         m_page->setActionsAvailable(true);
         m_flow = new RefundFlow(m_window.get(), m_config, this);
         connect(m_page, &RefundsPage::actionRequested, m_flow, &RefundFlow::start);
@@ -101,6 +104,7 @@ private slots:
         connect(m_flow, &RefundFlow::approveRequested, m_service, &RefundService::approve, q);
         connect(m_flow, &RefundFlow::applyRequested, m_service, &RefundService::apply, q);
         connect(m_flow, &RefundFlow::dismissRequested, m_service, &RefundService::dismiss, q);
+        connect(m_flow, &RefundFlow::payoutRequested, m_service, &RefundService::payout, q);
         connect(m_service, &RefundService::quoted, m_flow, &RefundFlow::handleQuoted, q);
         connect(m_service, &RefundService::finished, m_flow, &RefundFlow::handleFinished, q);
         m_window->show();
@@ -207,6 +211,82 @@ private slots:
         m_flow->dialog()->reject();
         QTRY_VERIFY(!m_flow->dialog());
         QCOMPARE(m_store->refund(id)->status, RefundStatus::Pending);
+    }
+
+    // An approved manual refund waits under the queue until the merchant records the transaction that paid
+    // it: a malformed transaction id or a fee larger than the item cannot be recorded.
+    void recordManualPayout()
+    {
+        const qint64 id = unmatched("btc-approved", 250000);
+        QVERIFY(id > 0);
+        RefundItem approved = m_store->refund(id).value();
+        approved.refundAddress = BtcAddress;
+        QVERIFY(m_store->advanceRefund(id, RefundStatus::Refunding, approved, QStringLiteral("dashboard-alice"), sdtest::T0));
+        showQueue();
+        QTableView *payouts = m_page->payoutTable();
+        QVERIFY(payouts && payouts->isVisible());
+        QVERIFY(!select(id)); // no longer in the queue above
+        QVERIFY(select(id, payouts));
+        QCOMPARE(payouts->currentIndex().siblingAtColumn(RefundTableModel::TxidsColumn).data().toString(), BtcAddress);
+
+        QSignalSpy done(m_flow, &RefundFlow::succeeded);
+        trigger(QStringLiteral("Record payout…"), payouts);
+        RefundActionsDialog *dialog = m_flow->dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QPushButton *record = button(dialog, QStringLiteral("Record payout"));
+        QVERIFY(record);
+        QLineEdit *txid = nullptr, *fee = nullptr;
+        for (QLineEdit *e : dialog->findChildren<QLineEdit *>())
+            (e->placeholderText().contains(QLatin1String("hex")) ? txid : fee) = e;
+        QVERIFY(txid && fee);
+        QVERIFY(!record->isEnabled());
+        QTest::keyClicks(txid, QStringLiteral("not-a-txid"));
+        QVERIFY(!record->isEnabled());
+        const QString paid = QString(64, QLatin1Char('a'));
+        txid->clear();
+        QTest::keyClicks(txid, paid);
+        QVERIFY(record->isEnabled());
+        QTest::keyClicks(fee, QStringLiteral("0.1")); // 10,000,000 sat > 250,000
+        QVERIFY(!record->isEnabled());
+        fee->clear();
+        QTest::keyClicks(fee, QStringLiteral("0.00002"));
+        QVERIFY(record->isEnabled());
+        QTest::mouseClick(record, Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+
+        const RefundItem after = m_store->refund(id).value();
+        QCOMPARE(after.status, RefundStatus::Refunded);
+        QCOMPARE(after.payoutTxid, paid);
+        QCOMPARE(after.fee, Atomic(2000));
+        int audited = 0;
+        for (const AuditEntry &e : m_store->auditLog().value())
+            if (e.subject == QStringLiteral("refund:%1").arg(id) && e.actor == QLatin1String("dashboard-alice"))
+                ++audited;
+        QCOMPARE(audited, 2); // approved, then paid
+        showQueue();
+        QVERIFY(!select(id, payouts)); // paid: it left the list
+    }
+
+    // A Monero refund left refunding was interrupted between building and relaying: the dashboard never
+    // records a "payout" for it, it points to the command that relays the transaction already built.
+    void interruptedMoneroRefundIsNotRecordedByHand()
+    {
+        auto o = m_store->recordObservation(sdtest::observation(QStringLiteral("nobody-xmr"), "xmr-late", 5'000'000'000ULL,
+                                                                sdtest::T0, 1, "0", QStringLiteral("XMR")),
+                                            sdtest::T0);
+        QVERIFY(o && o->refundId);
+        const qint64 id = *o->refundId;
+        RefundItem building = m_store->refund(id).value();
+        building.refundAddress = QStringLiteral("customer-xmr-address");
+        QVERIFY(m_store->advanceRefund(id, RefundStatus::Refunding, building, QStringLiteral("cli"), sdtest::T0));
+        showQueue();
+        QVERIFY(select(id, m_page->payoutTable()));
+        QSignalSpy failed(m_flow, &RefundFlow::failed);
+        trigger(QStringLiteral("Record payout…"), m_page->payoutTable());
+        QCOMPARE(failed.size(), 1);
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("settledesk refunds approve %1 --yes").arg(id)));
+        QVERIFY(!m_flow->dialog());
+        QCOMPARE(m_store->refund(id)->status, RefundStatus::Refunding);
     }
 };
 

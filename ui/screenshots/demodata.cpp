@@ -218,6 +218,9 @@ DemoData::DemoData(TimePoint now) : m_now(now)
     refund(rid++, QStringLiteral("BTC"), 16'835ULL, RefundReason::Overpaid, RefundStatus::Pending, 20, 0, 342);
     refund(rid++, QStringLiteral("USDT"), 12'500'000ULL, RefundReason::Unmatched, RefundStatus::Pending, 9, 0, std::nullopt);
     refund(rid++, QStringLiteral("XMR"), 51'692'307'693ULL, RefundReason::UnderpaidExpired, RefundStatus::Pending, 3, 0, 401);
+    // Approved for a manual payout the merchant has not recorded yet.
+    refund(rid++, QStringLiteral("BTC"), 73'410ULL, RefundReason::Late, RefundStatus::Refunding, 7, 2, 377);
+    refunds.last().refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
 
     // ---- wallet health ----
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(now.time_since_epoch().count());
