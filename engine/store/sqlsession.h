@@ -77,6 +77,9 @@ public:
     // and, on PostgreSQL, a NOTIFY queued (delivered at commit): the counter row is then locked only for the
     // commit itself, and always last, after any invoice or refund row, so it cannot take part in a deadlock.
     void markChanged() { m_changeMarked = true; }
+    // PostgreSQL: a statement of the running transaction bumped the counter and queued the NOTIFY itself, as
+    // the transaction's last write (the counter row still locked last): COMMIT follows without another bump.
+    void markChangedAndCounted() { m_changeMarked = m_changeCounted = true; }
     // Commits by this connection that changed data (SQLite's data_version does not count them).
     qint64 ownChanges() const { return m_ownChanges; }
 
@@ -96,6 +99,7 @@ private:
     QHash<QString, QSqlQuery> m_statements;
     bool m_retryable = false;
     bool m_changeMarked = false;
+    bool m_changeCounted = false;
     int m_depth = 0;
     qint64 m_ownChanges = 0;
 };
@@ -127,6 +131,7 @@ auto SqlSession::inTransaction(Mode mode, int attempts, F &&body) -> std::invoke
     for (int attempt = 0;; ++attempt) {
         m_retryable = false;
         m_changeMarked = false;
+        m_changeCounted = false;
         R result = [&]() -> R {
             Transaction tx(*this, mode);
             ++m_depth;
@@ -136,7 +141,7 @@ auto SqlSession::inTransaction(Mode mode, int attempts, F &&body) -> std::invoke
             R r = body();
             if (!r)
                 return r; // ~Transaction rolls back
-            if (m_changeMarked) {
+            if (m_changeMarked && !m_changeCounted) {
                 if (auto bumped = bumpChangeCounter(); !bumped)
                     return std::unexpected(bumped.error());
             }

@@ -81,6 +81,15 @@ private:
     // The invoice row (deposits not attached) watching `address`, if any; `lock` takes its row lock.
     StoreResult<std::optional<InvoiceRecord>> invoiceForAddress(const QString &asset, const QString &address, bool lock);
     StoreResult<std::optional<DepositRecord>> loadDeposit(const QString &asset, const DepositKey &key, bool lock);
+    // PostgreSQL: invoiceForAddress(lock) that also reads the deposit of the observation's key in the same
+    // statement. `known` is set only when that read can be trusted (see sqlstore.cpp); otherwise the caller
+    // loads the deposit itself after the lock.
+    struct LockedForRecord
+    {
+        std::optional<InvoiceRecord> invoice;
+        std::optional<std::optional<DepositRecord>> known;
+    };
+    StoreResult<LockedForRecord> lockForRecord(const Observation &observation);
     StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
                             const QString &before, const QString &after);
@@ -89,17 +98,36 @@ private:
     StoreResult<void> lockInvoices(QList<qint64> ids);
     // `invoice`: the row of the invoice watching the observation's address, locked by the caller and read
     // after the lock, without its deposits (attached only when the state machine needs them).
-    StoreResult<RecordOutcome> recordLocked(const Observation &observation, std::optional<InvoiceRecord> invoice, TimePoint now);
+    // `known`: the deposit of the observation's key when the caller already read it under the lock (else it is
+    // loaded here). `lastWrite`: nothing is written after this in the transaction (PostgreSQL may then bump the
+    // change counter in the same statement as the deposit).
+    StoreResult<RecordOutcome> recordLocked(const Observation &observation, std::optional<InvoiceRecord> invoice, TimePoint now,
+                                            std::optional<std::optional<DepositRecord>> known = std::nullopt,
+                                            bool lastWrite = false);
     StoreResult<RecordOutcome> reverseLocked(const QString &asset, const DepositKey &key, TimePoint now);
     // Applies ClockTick at `now` and persists it if it changed something; returns the invoice after it.
     StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome);
     // Writes a domain transition of `record` (invoice row, event row) and reconciles its refund items.
     StoreResult<void> persist(const InvoiceRecord &record, const Transition &transition, const QString &cause,
                               TimePoint now, RecordOutcome &outcome);
+    // PostgreSQL: insertDeposit (counted) + persist in one statement (data-modifying CTEs).
+    StoreResult<void> persistWithDeposit(const Observation &observation, const InvoiceRecord &record,
+                                         const Transition &transition, const QString &cause, TimePoint now,
+                                         bool lastWrite, RecordOutcome &outcome);
     StoreResult<void> writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
                                  const QString &cause);
     StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
                                        bool settledManually, TimePoint now, RecordOutcome &outcome);
+    // The one write to an invoice's refund items that reconcileRefunds decides on (read and locked here), as a
+    // statement RETURNING the item's id; `inserts`: a new item (else the pending one, already in the outcome).
+    struct RefundWrite
+    {
+        QString sql;
+        Binds binds;
+        bool inserts = false;
+    };
+    StoreResult<std::optional<RefundWrite>> planRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
+                                                        TimePoint now, RecordOutcome &outcome);
     StoreResult<qint64> insertRefund(std::optional<qint64> invoiceId, const QString &asset, RefundReason reason,
                                      Atomic amount, const QStringList &txids, TimePoint now);
     StoreResult<void> insertDeposit(const Observation &o, const QString &status, std::optional<qint64> invoiceId,

@@ -204,6 +204,114 @@ StoreResult<void> SqlStore::persist(const InvoiceRecord &record, const Transitio
     return reconcileRefunds(record.id, record.asset, next, record.settledManually, now, outcome);
 }
 
+StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const InvoiceRecord &record, const Transition &t,
+                                               const QString &why, TimePoint now, bool lastWrite, RecordOutcome &outcome)
+{
+    // insertDeposit (counted) + persist in one statement and one round trip. The decision is already made
+    // (sd::apply on the locked invoice); this only writes it. The invoice's UPDATE, its event and the counter
+    // run only if the deposit row was inserted; a concurrent transaction that recorded the key first (the INSERT
+    // waits for it) makes this return the Conflict error, as insertDeposit does, and the caller's transaction
+    // is rolled back whole. The change counter goes into the same statement only when nothing is written
+    // after it (lastWrite).
+    const Invoice &next = t.invoice;
+    const Dialect d = m_session.dialect();
+    const bool writesEvent = t.stateChanged() || (t.change != Change::None && t.change != Change::ConfirmationsChanged);
+    if (t.reversedAfterSettlement) { // as in persist: set before the refund items' message, which may follow
+        outcome.alert = true;
+        outcome.message = QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers "
+                                         "the amount due: the order was honoured without the money")
+                              .arg(record.id);
+    }
+    // The refund items of a settled or closed invoice are read and locked first (their row locks come before the
+    // counter's, see SqlSession::markChanged); their write goes into the statement below.
+    auto refundWrite = planRefunds(record.id, record.asset, next, now, outcome);
+    if (!refundWrite)
+        return std::unexpected(refundWrite.error());
+    const bool bump = lastWrite;
+    QString sql = QStringLiteral(
+        "WITH ins AS (INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
+        " status, invoice_id, address, recorded_at, updated_at, refund_id) VALUES (:asset, :txid, :output, :amount, :effective,"
+        " :conf, :height, :hash, 'counted', :invoice, :address, :recorded, :updated, NULL)"
+        " ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id),"
+        " upd AS (UPDATE invoices SET state = :state, received = :received, surplus = :surplus, settled_at = :settled,"
+        " closed_at = :closed, updated_at = :now WHERE id = :id AND EXISTS (SELECT 1 FROM ins) RETURNING id)");
+    QString select = QStringLiteral(" SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)");
+    Binds binds{{QStringLiteral(":asset"), o.asset},
+                {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
+                {QStringLiteral(":amount"), encodeAtomic(d, o.amount)},
+                {QStringLiteral(":effective"), toMs(o.effectiveAt)},
+                {QStringLiteral(":conf"), qint64(o.confirmations)},
+                {QStringLiteral(":height"), nullableHeight(o.height)},
+                {QStringLiteral(":hash"), text(o.blockHash)},
+                {QStringLiteral(":invoice"), record.id},
+                {QStringLiteral(":address"), text(o.address)},
+                {QStringLiteral(":recorded"), toMs(now)},
+                {QStringLiteral(":updated"), toMs(now)},
+                {QStringLiteral(":state"), qs(name(next.state))},
+                {QStringLiteral(":received"), encodeAtomic(d, next.received())},
+                {QStringLiteral(":surplus"), encodeAtomic(d, next.surplus())},
+                {QStringLiteral(":settled"), nullableMs(next.settledAt)},
+                {QStringLiteral(":closed"), nullableMs(next.closedAt)},
+                {QStringLiteral(":now"), toMs(now)},
+                {QStringLiteral(":id"), record.id}};
+    if (writesEvent) {
+        sql += QStringLiteral(", ev AS (INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause)"
+                              " SELECT CAST(:eid AS BIGINT), CAST(:eat AS BIGINT), CAST(:efrom AS TEXT), CAST(:eto AS TEXT),"
+                              " CAST(:ecause AS TEXT) WHERE EXISTS (SELECT 1 FROM ins) RETURNING id)");
+        select += QStringLiteral(", (SELECT count(*) FROM ev)");
+        binds << std::pair{QStringLiteral(":eid"), QVariant(record.id)} << std::pair{QStringLiteral(":eat"), QVariant(toMs(now))}
+              << std::pair{QStringLiteral(":efrom"), QVariant(qs(name(t.from)))}
+              << std::pair{QStringLiteral(":eto"), QVariant(qs(name(next.state)))}
+              << std::pair{QStringLiteral(":ecause"), QVariant(why)};
+    }
+    if (*refundWrite) {
+        // Every lock it needs is held already (the pending item's by planRefunds, the invoice's by the caller).
+        sql += QStringLiteral(", ref AS (%1)").arg((*refundWrite)->sql);
+        select += QStringLiteral(", (SELECT max(id) FROM ref)");
+        binds += (*refundWrite)->binds;
+    }
+    if (bump) {
+        // After the invoice's UPDATE (it reads upd), so the counter row is locked last.
+        sql += QStringLiteral(", bump AS (UPDATE change_counter SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM upd)"
+                              " RETURNING pg_notify('%1', ''))")
+                   .arg(QLatin1String(SqlSession::NotifyChannel));
+        select += QStringLiteral(", (SELECT count(*) FROM bump)");
+    }
+    auto row = m_session.selectOne(sql + select, binds);
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row || (*row)->value(0).toLongLong() != 1)
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("deposit %1 was recorded concurrently")
+                                                                        .arg(keyText(o.key))));
+    bool written = (*row)->value(1).toLongLong() == 1;
+    int column = 2;
+    if (writesEvent)
+        written = written && (*row)->value(column++).toLongLong() == 1;
+    std::optional<qint64> insertedRefund;
+    if (*refundWrite) {
+        const QVariant id = (*row)->value(column++);
+        if ((*refundWrite)->inserts) {
+            written = written && !id.isNull();
+            insertedRefund = id.toLongLong();
+        }
+    }
+    if (bump)
+        written = written && (*row)->value(column++).toLongLong() == 1;
+    if (!written)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("invoice %1: recording deposit %2 wrote "
+                                                                                   "only part of it")
+                                                                        .arg(record.id)
+                                                                        .arg(keyText(o.key))));
+    if (insertedRefund)
+        outcome.refundId = *insertedRefund;
+    if (bump)
+        m_session.markChangedAndCounted();
+    else
+        m_session.markChanged();
+    return {};
+}
+
 StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome)
 {
     const InvoiceEvent event = ClockTick{};
@@ -222,10 +330,30 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
                                              bool settledManually, TimePoint now, RecordOutcome &outcome)
 {
     Q_UNUSED(settledManually); // a manually settled invoice is `settled`: only the overpaid rule can apply
+    auto write = planRefunds(invoiceId, asset, invoice, now, outcome);
+    if (!write)
+        return std::unexpected(write.error());
+    if (!*write)
+        return {};
+    auto rows = m_session.select((*write)->sql, (*write)->binds);
+    if (!rows)
+        return std::unexpected(rows.error());
+    if ((*write)->inserts) {
+        if (rows->isEmpty())
+            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("a refund item was not inserted")));
+        outcome.refundId = rows->first().value(0).toLongLong();
+    }
+    return {};
+}
+
+StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 invoiceId, const QString &asset,
+                                                                        const Invoice &invoice, TimePoint now,
+                                                                        RecordOutcome &outcome)
+{
     const bool underpaidRule = invoice.state == InvoiceState::UnderpaidExpired || invoice.state == InvoiceState::Expired;
     const bool overpaidRule = invoice.state == InvoiceState::Settled;
     if (!underpaidRule && !overpaidRule)
-        return {};
+        return std::optional<RefundWrite>();
     const RefundReason reason = underpaidRule ? RefundReason::UnderpaidExpired : RefundReason::Overpaid;
     auto rows = m_session.select(QStringLiteral("SELECT id, status, amount FROM refund_items WHERE invoice_id = :id"
                                                 " AND reason = :reason ORDER BY id%1")
@@ -254,39 +382,6 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
     const Atomic want = saturatingSub(target, handled);
     const QStringList txids = countedTxids(invoice);
     const Dialect d = m_session.dialect();
-    if (pendingId) {
-        if (want == 0) {
-            auto done = m_session.execute(
-                QStringLiteral("UPDATE refund_items SET status = 'dismissed', amount = :zero, note = :note, updated_at = :now"
-                               " WHERE id = :id"),
-                {{QStringLiteral(":zero"), encodeAtomic(d, 0)},
-                 {QStringLiteral(":note"), QStringLiteral("dismissed automatically: the money it held (%1) no longer exists "
-                                                          "(a deposit was reversed)")
-                                               .arg(pendingAmount)},
-                 {QStringLiteral(":now"), toMs(now)},
-                 {QStringLiteral(":id"), *pendingId}});
-            if (!done)
-                return std::unexpected(done.error());
-        } else {
-            auto done = m_session.execute(
-                QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, updated_at = :now WHERE id = :id"
-                               " AND (amount <> :amount2 OR txids <> :txids2)"),
-                {{QStringLiteral(":amount"), encodeAtomic(d, want)},
-                 {QStringLiteral(":txids"), joined(txids)},
-                 {QStringLiteral(":now"), toMs(now)},
-                 {QStringLiteral(":id"), *pendingId},
-                 {QStringLiteral(":amount2"), encodeAtomic(d, want)},
-                 {QStringLiteral(":txids2"), joined(txids)}});
-            if (!done)
-                return std::unexpected(done.error());
-        }
-        outcome.refundId = *pendingId;
-    } else if (want > 0) {
-        auto id = insertRefund(invoiceId, asset, reason, want, txids, now);
-        if (!id)
-            return std::unexpected(id.error());
-        outcome.refundId = *id;
-    }
     if (handled > target) {
         // Money a person already refunded or applied is (partly) gone: reversed after the decision.
         outcome.alert = true;
@@ -296,7 +391,47 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
                               .arg(handled)
                               .arg(target);
     }
-    return {};
+    // The placeholders are named :r... so that persistWithDeposit can put the write into its own statement.
+    if (pendingId) {
+        outcome.refundId = *pendingId;
+        if (want == 0) {
+            return std::optional<RefundWrite>(RefundWrite{
+                QStringLiteral("UPDATE refund_items SET status = 'dismissed', amount = :rzero, note = :rnote, updated_at = :rnow"
+                               " WHERE id = :rid RETURNING id"),
+                {{QStringLiteral(":rzero"), encodeAtomic(d, 0)},
+                 {QStringLiteral(":rnote"), QStringLiteral("dismissed automatically: the money it held (%1) no longer exists "
+                                                           "(a deposit was reversed)")
+                                                .arg(pendingAmount)},
+                 {QStringLiteral(":rnow"), toMs(now)},
+                 {QStringLiteral(":rid"), *pendingId}},
+                false});
+        }
+        return std::optional<RefundWrite>(RefundWrite{
+            QStringLiteral("UPDATE refund_items SET amount = :ramount, txids = :rtxids, updated_at = :rnow WHERE id = :rid"
+                           " AND (amount <> :ramount2 OR txids <> :rtxids2) RETURNING id"),
+            {{QStringLiteral(":ramount"), encodeAtomic(d, want)},
+             {QStringLiteral(":rtxids"), joined(txids)},
+             {QStringLiteral(":rnow"), toMs(now)},
+             {QStringLiteral(":rid"), *pendingId},
+             {QStringLiteral(":ramount2"), encodeAtomic(d, want)},
+             {QStringLiteral(":rtxids2"), joined(txids)}},
+            false});
+    }
+    if (want == 0)
+        return std::optional<RefundWrite>();
+    return std::optional<RefundWrite>(RefundWrite{
+        QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
+                       " VALUES (:rinvoice, :rasset, :rreason, 'pending', :ramount, :rtxids, :rcreated, :rupdated, :rfee)"
+                       " RETURNING id"),
+        {{QStringLiteral(":rinvoice"), invoiceId},
+         {QStringLiteral(":rasset"), asset},
+         {QStringLiteral(":rreason"), qs(name(reason))},
+         {QStringLiteral(":ramount"), encodeAtomic(d, want)},
+         {QStringLiteral(":rtxids"), joined(txids)},
+         {QStringLiteral(":rcreated"), toMs(now)},
+         {QStringLiteral(":rupdated"), toMs(now)},
+         {QStringLiteral(":rfee"), encodeAtomic(d, 0)}},
+        true});
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -308,6 +443,14 @@ StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observ
     if (!o)
         return std::unexpected(o.error());
     return m_session.write([&]() -> StoreResult<RecordOutcome> {
+        if (m_session.isPostgres()) {
+            // Each statement is a network round trip: the same statement also reads the deposit of the key,
+            // and the deposit's writes and the change counter go in one statement (recordLocked, lastWrite).
+            auto locked = lockForRecord(*o);
+            if (!locked)
+                return std::unexpected(locked.error());
+            return recordLocked(*o, std::move(locked->invoice), now, std::move(locked->known), true);
+        }
         // One statement finds the invoice, locks it (one row: no lock order to keep) and reads it under the lock.
         auto invoice = invoiceForAddress(o->asset, o->address, true);
         if (!invoice)
@@ -369,11 +512,13 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
     });
 }
 
-StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::optional<InvoiceRecord> invoice, TimePoint now)
+StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::optional<InvoiceRecord> invoice, TimePoint now,
+                                                  std::optional<std::optional<DepositRecord>> prefetched, bool lastWrite)
 {
     RecordOutcome out;
     out.kind = RecordOutcome::Duplicate;
-    auto known = loadDeposit(o.asset, o.key, true);
+    auto known = prefetched ? StoreResult<std::optional<DepositRecord>>(std::move(*prefetched))
+                            : loadDeposit(o.asset, o.key, true);
     if (!known)
         return std::unexpected(known.error());
     if (*known && (invoice ? (*known)->invoiceId != invoice->id : (*known)->invoiceId.has_value())) {
@@ -539,6 +684,14 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
                 return std::unexpected(status.error());
             if (auto details = updateDepositDetails(**known, o, now); !details)
                 return std::unexpected(details.error());
+        } else if (m_session.isPostgres()) {
+            if (auto done = persistWithDeposit(o, *record, t, cause(t.change, event), now, lastWrite, out); !done)
+                return std::unexpected(done.error());
+            out.kind = t.change == Change::ConfirmationsChanged ? RecordOutcome::Updated
+                       : t.change == Change::DepositSurplus     ? RecordOutcome::Surplus
+                                                                : RecordOutcome::Counted;
+            out.after = t.invoice.state;
+            return out;
         } else if (auto inserted = insertDeposit(o, QStringLiteral("counted"), record->id, std::nullopt, o.effectiveAt, now);
                    !inserted) {
             return std::unexpected(inserted.error());
