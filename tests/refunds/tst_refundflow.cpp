@@ -259,7 +259,8 @@ private slots:
         QCOMPARE(after.payoutTxid, paid);
         QCOMPARE(after.fee, Atomic(2000));
         int audited = 0;
-        for (const AuditEntry &e : m_store->auditLog().value())
+        const QList<AuditEntry> log = m_store->auditLog().value(); // a copy: the expected is a temporary
+        for (const AuditEntry &e : log)
             if (e.subject == QStringLiteral("refund:%1").arg(id) && e.actor == QLatin1String("dashboard-alice"))
                 ++audited;
         QCOMPARE(audited, 2); // approved, then paid
