@@ -74,14 +74,7 @@ void TestDbOutage::initTestCase()
     m_db = std::make_unique<chaos::FreshPgDatabase>(PgPrefix, QStringLiteral("outage"));
     QVERIFY2(m_db->error().isEmpty(), qPrintable(m_db->error()));
     m_rt = std::make_unique<test::Regtest>();
-    JsonValue params = JsonValue::object();
-    params.insert(QStringLiteral("label"), JsonValue::string(QStringLiteral("chaos outage")));
-    SD_TRY(JsonValue created, (test::waitFor<JsonValue>([&](auto done) {
-               m_rt->merchant().rpc()->call(QStringLiteral("create_account"), params, done);
-           })));
-    const JsonValue *index = created.find(u"account_index");
-    QVERIFY(index);
-    m_account = index->numberText().toUInt();
+    SD_TRY(m_account, m_rt->newMerchantAccount(QStringLiteral("chaos outage")));
 
     m_env = QProcessEnvironment::systemEnvironment();
     m_env.insert(WalletEnv, m_rt->merchantPassword());

@@ -66,15 +66,7 @@ void TestEngineLease::initTestCase()
     QVERIFY2(m_db->error().isEmpty(), qPrintable(m_db->error()));
     m_rt = std::make_unique<test::Regtest>();
     // A fresh account of the shared merchant wallet: reconcile compares everything one account received.
-    JsonValue params = JsonValue::object();
-    params.insert(QStringLiteral("label"), JsonValue::string(QStringLiteral("chaos lease")));
-    SD_TRY(JsonValue created, (test::waitFor<JsonValue>([&](auto done) {
-               m_rt->merchant().rpc()->call(QStringLiteral("create_account"), params, done);
-           })));
-    const JsonValue *index = created.find(u"account_index");
-    QVERIFY(index);
-    m_account = index->numberText().toUInt();
-    QVERIFY(m_account > 0);
+    SD_TRY(m_account, m_rt->newMerchantAccount(QStringLiteral("chaos lease")));
 
     m_env = QProcessEnvironment::systemEnvironment();
     m_env.insert(WalletEnv, m_rt->merchantPassword());

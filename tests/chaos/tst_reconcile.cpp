@@ -52,15 +52,7 @@ void TestReconcile::initTestCase()
     m_rt = std::make_unique<test::Regtest>();
     // A fresh account of the shared merchant wallet: other test executables pay its other accounts at the
     // same time, and reconcile compares everything one account received.
-    JsonValue params = JsonValue::object();
-    params.insert(QStringLiteral("label"), JsonValue::string(QStringLiteral("chaos reconcile")));
-    SD_TRY(JsonValue created, (test::waitFor<JsonValue>([&](auto done) {
-               m_rt->merchant().rpc()->call(QStringLiteral("create_account"), params, done);
-           })));
-    const JsonValue *index = created.find(u"account_index");
-    QVERIFY(index);
-    m_account = index->numberText().toUInt();
-    QVERIFY(m_account > 0);
+    SD_TRY(m_account, m_rt->newMerchantAccount(QStringLiteral("chaos reconcile")));
 
     m_ini = m_dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(chaos::writeFile(m_ini, QStringLiteral("[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\n"

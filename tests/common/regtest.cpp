@@ -220,6 +220,23 @@ std::expected<MoneroNewAddress, QString> Regtest::newMerchantAddress(const QStri
     return waitFor<MoneroNewAddress>([&](auto done) { m_merchant->createAddress(0, label, done); });
 }
 
+std::expected<quint32, QString> Regtest::newMerchantAccount(const QString &label)
+{
+    JsonValue params = JsonValue::object();
+    params.insert(QStringLiteral("label"), JsonValue::string(label));
+    auto created = waitFor<JsonValue>([&](auto done) { m_merchant->rpc()->call(QStringLiteral("create_account"), params, done); });
+    if (!created)
+        return std::unexpected(created.error());
+    const JsonValue *index = created->find(u"account_index");
+    if (!index)
+        return std::unexpected(QStringLiteral("create_account answered without account_index"));
+    bool ok = false;
+    const quint32 account = index->numberText().toUInt(&ok);
+    if (!ok || account == 0)
+        return std::unexpected(QStringLiteral("create_account answered account_index %1").arg(index->numberText()));
+    return account;
+}
+
 std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 fromHeight, int timeoutMs)
 {
     static quint64 nextRequest = 1'000'000;

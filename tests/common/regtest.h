@@ -110,6 +110,9 @@ public:
     std::expected<void, QString> merchantRefresh();
     std::expected<quint64, QString> daemonHeight(); // block count
     std::expected<MoneroNewAddress, QString> newMerchantAddress(const QString &label);
+    // A fresh account of the merchant wallet (create_account): test executables running at the same time
+    // pay the shared wallet, so a test that compares everything one account received uses its own.
+    std::expected<quint32, QString> newMerchantAccount(const QString &label);
     std::expected<QString, QString> customerAddress();
 
 private:
