@@ -232,7 +232,11 @@ void TstStoreConcurrency::deadlockVictimIsRetried()
     // Once the writer waits for b, take a: a cycle. PostgreSQL aborts the one that waited first (the
     // writer, after deadlock_timeout); the store must run it again once the other program is done.
     QSqlQuery probe(raw);
-    QTRY_VERIFY_WITH_TIMEOUT(probe.exec(QStringLiteral("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()")) &&
+    // Only a session blocked by this one counts: other test programs share the server (ctest -j) and have
+    // lock waits of their own, which made this probe pass before the writer had locked a.
+    // (pg_locks, not pg_stat_activity: the latter is a snapshot for the whole of this open transaction.)
+    QTRY_VERIFY_WITH_TIMEOUT(probe.exec(QStringLiteral("SELECT count(*) FROM pg_locks WHERE NOT granted"
+                                                       " AND pg_backend_pid() = ANY (pg_blocking_pids(pid))")) &&
                                  probe.next() && probe.value(0).toInt() > 0,
                              10000);
     const bool rawGotA = q.exec(QStringLiteral("SELECT id FROM invoices WHERE id = %1 FOR UPDATE").arg(*a));
