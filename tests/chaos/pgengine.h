@@ -144,6 +144,38 @@ private:
     QString m_error;
 };
 
+// What a headless engine on one wallet account and a PostgreSQL database needs: its INI file (passwords by
+// environment variable, never in the file) and an environment with both passwords, its own XDG dirs and no
+// display.
+struct EngineSetup
+{
+    QString databaseUrl, databasePasswordEnv, databasePassword;
+    QString walletUrl, walletUser, walletPasswordEnv, walletPassword;
+    quint32 account = 0;
+    int pollMs = 1000;
+
+    bool writeIni(const QString &path) const
+    {
+        return writeFile(path, QStringLiteral("[database]\nurl=%1\npassword_env=%2\n[xmr]\nwallet_rpc_url=%3\n"
+                                              "wallet_rpc_user=%4\nwallet_rpc_password_env=%5\naccount_index=%6\n"
+                                              "poll_interval_ms=%7\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
+                                   .arg(databaseUrl, databasePasswordEnv, walletUrl, walletUser, walletPasswordEnv)
+                                   .arg(account)
+                                   .arg(pollMs));
+    }
+    QProcessEnvironment environment(const QString &dir) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(walletPasswordEnv, walletPassword);
+        env.insert(databasePasswordEnv, databasePassword);
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir + QStringLiteral("/xdg"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), dir + QStringLiteral("/xdg-data"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        return env;
+    }
+};
+
 // The real `settledesk --config INI engine`, its stderr collected line by line while it runs.
 class EngineProcess
 {

@@ -76,21 +76,12 @@ void TestDbOutage::initTestCase()
     m_rt = std::make_unique<test::Regtest>();
     SD_TRY(m_account, m_rt->newMerchantAccount(QStringLiteral("chaos outage")));
 
-    m_env = QProcessEnvironment::systemEnvironment();
-    m_env.insert(WalletEnv, m_rt->merchantPassword());
-    m_env.insert(DbEnv, m_db->password());
-    m_env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg")));
-    m_env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg-data")));
-    m_env.remove(QStringLiteral("DISPLAY"));
-    m_env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    const chaos::EngineSetup setup{m_db->url(QStringLiteral("sd-outage-engine")), DbEnv, m_db->password(),
+                                   m_rt->env().merchant.toString(), m_rt->env().merchantUser, WalletEnv,
+                                   m_rt->merchantPassword(), m_account, PollMs};
+    m_env = setup.environment(m_dir.path());
     m_ini = m_dir.filePath(QStringLiteral("settledesk.ini"));
-    QVERIFY(chaos::writeFile(m_ini, QStringLiteral("[database]\nurl=%1\npassword_env=%2\n[xmr]\nwallet_rpc_url=%3\n"
-                                                   "wallet_rpc_user=%4\nwallet_rpc_password_env=%5\naccount_index=%6\n"
-                                                   "poll_interval_ms=%7\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
-                                        .arg(m_db->url(QStringLiteral("sd-outage-engine")), DbEnv, m_rt->env().merchant.toString(),
-                                             m_rt->env().merchantUser, WalletEnv)
-                                        .arg(m_account)
-                                        .arg(PollMs)));
+    QVERIFY(setup.writeIni(m_ini));
 }
 
 void TestDbOutage::cleanupTestCase()

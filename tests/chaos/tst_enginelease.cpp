@@ -45,6 +45,7 @@ private Q_SLOTS:
 
 private:
     QString writeIni(const QString &name, const QString &applicationName);
+    chaos::EngineSetup setup(const QString &databaseUrl) const;
     std::optional<InvoiceRecord> createInvoice(const QString &order, const QString &amount, const QStringList &extra = {});
     QString holder(); // application_name of the session holding the wallet lease; empty: none
     QString depositsText();
@@ -68,13 +69,7 @@ void TestEngineLease::initTestCase()
     // A fresh account of the shared merchant wallet: reconcile compares everything one account received.
     SD_TRY(m_account, m_rt->newMerchantAccount(QStringLiteral("chaos lease")));
 
-    m_env = QProcessEnvironment::systemEnvironment();
-    m_env.insert(WalletEnv, m_rt->merchantPassword());
-    m_env.insert(DbEnv, m_db->password());
-    m_env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg")));
-    m_env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg-data")));
-    m_env.remove(QStringLiteral("DISPLAY"));
-    m_env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    m_env = setup(QString()).environment(m_dir.path());
     m_iniA = writeIni(QStringLiteral("a.ini"), QStringLiteral("sd-engine-a"));
     m_iniB = writeIni(QStringLiteral("b.ini"), QStringLiteral("sd-engine-b"));
 }
@@ -88,14 +83,14 @@ void TestEngineLease::cleanupTestCase()
 QString TestEngineLease::writeIni(const QString &name, const QString &applicationName)
 {
     const QString path = m_dir.filePath(name);
-    const bool ok = chaos::writeFile(path, QStringLiteral("[database]\nurl=%1\npassword_env=%2\n[xmr]\nwallet_rpc_url=%3\n"
-                                                          "wallet_rpc_user=%4\nwallet_rpc_password_env=%5\naccount_index=%6\n"
-                                                          "poll_interval_ms=%7\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
-                                               .arg(m_db->url(applicationName), DbEnv, m_rt->env().merchant.toString(),
-                                                    m_rt->env().merchantUser, WalletEnv)
-                                               .arg(m_account)
-                                               .arg(PollMs));
-    return ok ? path : QString();
+    return setup(m_db->url(applicationName)).writeIni(path) ? path : QString();
+}
+
+// Both engines: the same wallet account and database, each under its own application_name (in the URL).
+chaos::EngineSetup TestEngineLease::setup(const QString &databaseUrl) const
+{
+    return {databaseUrl, DbEnv, m_db->password(), m_rt->env().merchant.toString(), m_rt->env().merchantUser,
+            WalletEnv, m_rt->merchantPassword(), m_account, PollMs};
 }
 
 std::optional<InvoiceRecord> TestEngineLease::createInvoice(const QString &order, const QString &amount, const QStringList &extra)
