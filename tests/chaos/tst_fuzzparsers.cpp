@@ -71,7 +71,8 @@ qint64 budgetMs()
 
 quint32 seed()
 {
-    static const quint32 s = qEnvironmentVariableIsSet("SETTLEDESK_FUZZ_SEED") ? quint32(qEnvironmentVariableIntValue("SETTLEDESK_FUZZ_SEED"))
+    // Unsigned: half of the seeds a run prints are above INT_MAX and must replay too.
+    static const quint32 s = qEnvironmentVariableIsSet("SETTLEDESK_FUZZ_SEED") ? qgetenv("SETTLEDESK_FUZZ_SEED").toUInt()
                                                                                  : QRandomGenerator::global()->generate();
     return s;
 }
@@ -125,7 +126,8 @@ void TestFuzzParsers::transfersReaderAndSnapshot()
     t.start();
     qint64 runs = 0, parsed = 0;
     while (t.elapsed() < budgetMs()) {
-        auto doc = parseJson(f.mutate(TransfersSample));
+        const QByteArray input = f.mutate(TransfersSample);
+        auto doc = parseJson(input);
         if (!doc)
             continue;
         ++runs;
@@ -140,8 +142,8 @@ void TestFuzzParsers::transfersReaderAndSnapshot()
         auto snapshot = MoneroBackend::buildSnapshot(*transfers, 0, 130, 0, 1795978200, QStringLiteral("fuzz"));
         if (snapshot) {
             for (const Observation &o : snapshot->transfers) {
-                QVERIFY(!o.key.txid.empty());
-                QVERIFY(o.amount > 0);
+                QVERIFY2(!o.key.txid.empty(), input.constData());
+                QVERIFY2(o.amount > 0, input.constData());
             }
         }
     }

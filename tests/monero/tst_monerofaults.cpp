@@ -165,6 +165,14 @@ void TestMoneroFaults::snapshotSkipsZeroAndMinedPoolDuplicates()
     // Same txid to another subaddress still in the pool is its own observation.
     QCOMPARE(snap->transfers.at(1).key.output, std::string("0/5"));
     QCOMPARE(snap->transfers.at(1).amount, Atomic(7));
+
+    // A mined output of 0 atomic units is no deposit either (and its pool echo is not one).
+    const MoneroTransfers zero = *parse("{\"in\":[" + entry("in", TxB, 2, "0", 130) + "," + entry("in", TxA, 1, "1000", 130) +
+                                        "],\"pool\":[" + entry("pool", TxB, 2, "5", 0) + "]}");
+    const auto zeroSnap = MoneroBackend::buildSnapshot(zero, 100, 131, 0, 0, QStringLiteral("w"));
+    QVERIFY(zeroSnap);
+    QCOMPARE(zeroSnap->transfers.size(), 1);
+    QCOMPARE(zeroSnap->transfers.at(0).key, (DepositKey{TxA.toStdString(), "0/1"}));
 }
 
 void TestMoneroFaults::snapshotTwoSubaddressesOneTx()
