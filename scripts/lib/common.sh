@@ -9,7 +9,7 @@ die() { printf '[settledesk] error: %s\n' "$*" >&2; exit 1; }
 
 # Debian packages needed to build and run (and, for the tests, the servers they start).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
-    qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+    qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev libqt6svg6
     dpkg-dev)  # dpkg-shlibdeps: `--target package` computes the .deb's library dependencies
 TEST_PACKAGES=(postgresql monero xvfb poppler-utils
