@@ -1,6 +1,7 @@
 // Asset registry: which assets Settledesk knows, their atomic unit and defaults.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@ struct Asset
     std::string atomicUnit;        // "piconero"
     std::uint32_t defaultConfirmations = 1;
     std::string uriScheme;         // payment URI scheme ("monero", "bitcoin", "ethereum")
+    std::chrono::seconds blockInterval{600}; // the chain's target time between blocks
 };
 
 // The built-in assets plus any registered at run time. Codes are case-insensitive on lookup.

@@ -80,7 +80,9 @@ bool coversDue(const InvoiceTerms &terms, Atomic amount)
     return amount >= saturatingSub(terms.required, terms.tolerance);
 }
 
-// Recomputes the state of a non-terminal invoice from its deposits and the time.
+// Recomputes the state of a non-terminal invoice from its deposits. It never closes one: past the hard
+// boundary an unpaid invoice stays open until the clock (the expiry sweep) closes it, so an in-time deposit
+// recorded late, or a reversed one that comes back, still counts.
 void settleOpenState(Invoice &invoice, TimePoint now)
 {
     const Atomic received = invoice.received();
@@ -93,19 +95,14 @@ void settleOpenState(Invoice &invoice, TimePoint now)
         }
         return;
     }
-    if (pastHardBoundary(invoice, now)) {
-        // Not paid and the window is over: e.g. a confirming payment was reversed after the boundary.
-        invoice.state = received > 0 ? InvoiceState::UnderpaidExpired : InvoiceState::Expired;
-        invoice.closedAt = std::max(now, invoice.terms.graceExpiresAt);
-        return;
-    }
     invoice.state = received > 0 ? InvoiceState::PartiallyPaid : InvoiceState::AwaitingPayment;
 }
 
-TransitionResult onClock(const Invoice &invoice, TimePoint now)
+TransitionResult onClock(const Invoice &invoice, const ClockTick &tick, TimePoint now)
 {
     Transition t{invoice, invoice.state};
-    if (acceptsNewDeposits(invoice.state) && pastHardBoundary(invoice, now)) {
+    if (acceptsNewDeposits(invoice.state) && pastHardBoundary(invoice, now) &&
+        !reorgWatchEnd(invoice, now, tick.reorgWatch)) {
         t.invoice.state = invoice.received() > 0 ? InvoiceState::UnderpaidExpired : InvoiceState::Expired;
         t.invoice.closedAt = invoice.terms.graceExpiresAt;
         t.change = Change::Expired;
@@ -154,6 +151,7 @@ TransitionResult onDeposit(const Invoice &invoice, const Deposit &incoming, Time
             return std::unexpected(*rejection);
         *known = candidate;
         known->status = DepositStatus::Counted;
+        known->reversedAt.reset();
         t.change = Change::DepositReinstated;
     } else {
         if (auto rejection = admissionCheck(invoice, incoming))
@@ -180,6 +178,7 @@ TransitionResult onReversal(const Invoice &invoice, const DepositKey &key, TimeP
     if (d->status != DepositStatus::Counted)
         return t; // already reversed: idempotent
     d->status = DepositStatus::Reversed;
+    d->reversedAt = now;
     t.change = Change::DepositReversed;
 
     switch (invoice.state) {
@@ -364,9 +363,22 @@ TransitionResult apply(const Invoice &invoice, const InvoiceEvent &event, TimePo
         TransitionResult operator()(const DepositObserved &e) const { return onDeposit(invoice, e.deposit, now); }
         TransitionResult operator()(const DepositReversed &e) const { return onReversal(invoice, e.key, now); }
         TransitionResult operator()(const ConfirmationsUpdated &e) const { return onConfirmations(invoice, e, now); }
-        TransitionResult operator()(const ClockTick &) const { return onClock(invoice, now); }
+        TransitionResult operator()(const ClockTick &e) const { return onClock(invoice, e, now); }
     };
     return std::visit(Visitor{invoice, now}, event);
+}
+
+std::optional<TimePoint> reorgWatchEnd(const Invoice &invoice, TimePoint now, std::chrono::milliseconds reorgWatch)
+{
+    std::optional<TimePoint> end;
+    for (const Deposit &d : invoice.deposits) {
+        if (d.status != DepositStatus::Reversed || !d.reversedAt || pastHardBoundary(invoice, d.effectiveAt))
+            continue; // only money that counted in time is watched for
+        const TimePoint until = *d.reversedAt + reorgWatch;
+        if (now < until && (!end || until > *end))
+            end = until;
+    }
+    return end;
 }
 
 std::optional<TimePoint> nextBoundary(const Invoice &invoice, TimePoint now)

@@ -71,6 +71,7 @@ struct Deposit
     TimePoint effectiveAt{}; // earliest time it was seen: pool first-seen, block time, or first observation
     std::uint32_t confirmations = 0;
     DepositStatus status = DepositStatus::Counted;
+    std::optional<TimePoint> reversedAt = std::nullopt; // when it was last reversed (kept while it is Reversed)
 };
 
 struct InvoiceTerms
@@ -122,8 +123,14 @@ struct ConfirmationsUpdated
     DepositKey key;
     std::uint32_t confirmations = 0;
 };
-struct ClockTick // the clock is an event too: `now` reached some boundary (or any time at all)
+// The clock is an event too: `now` reached some boundary (or any time at all). It is the only event that
+// closes an invoice: the engine's expiry sweep sends it at the asset's expiry horizon (the start of a wallet
+// poll that completed, no later than the chain tip's block time), never a deposit, reversal or confirmation.
+struct ClockTick
 {
+    // How long an invoice whose in-time money was reversed stays open after the reversal, so that the same
+    // deposit coming back (re-mined after a short reorg, rebroadcast after a pool flush) still counts.
+    std::chrono::milliseconds reorgWatch{0};
 };
 using InvoiceEvent = std::variant<DepositObserved, DepositReversed, ConfirmationsUpdated, ClockTick>;
 std::string describe(const InvoiceEvent &event);
@@ -173,6 +180,10 @@ using TransitionResult = std::expected<Transition, Rejection>;
 
 // The one place where invoice transitions are decided.
 TransitionResult apply(const Invoice &invoice, const InvoiceEvent &event, TimePoint now);
+
+// Whether `invoice` is past its hard boundary but held open at `now` because in-time money of it was
+// reversed less than `reorgWatch` ago (see ClockTick); the end of that watch when it is.
+std::optional<TimePoint> reorgWatchEnd(const Invoice &invoice, TimePoint now, std::chrono::milliseconds reorgWatch);
 
 // The next instant at which ClockTick changes or may change something: the end of the quote window while
 // it runs (the UI switches to grace), then just past the hard boundary; empty for terminal states.

@@ -63,8 +63,10 @@ private Q_SLOTS:
     void confirmingDoesNotExpire();
     void confirmationsSettle();
     void confirmationsViaRedeliverySettle();
-    void reversalAfterBoundaryExpires();
+    void reversalAfterBoundaryLeavesTheClosingToTheSweep();
     void reversedDepositReappearsAndCountsAgain();
+    void inTimeMoneyReversedAfterTheBoundaryComesBack();
+    void onlyTheClockCloses();
     void reversedAfterSettlementIsFlagged();
     void underpaidExpiredReversalToNothingIsExpired();
     void zeroAmountAndMismatchAreRejected();
@@ -322,14 +324,27 @@ void TestInvoiceMachine::confirmationsViaRedeliverySettle()
     QCOMPARE(inv.deposits.size(), size_t(1));
 }
 
-void TestInvoiceMachine::reversalAfterBoundaryExpires()
+void TestInvoiceMachine::reversalAfterBoundaryLeavesTheClosingToTheSweep()
 {
     Invoice inv = deposit(make(5), dep("a", 10'000'000'000ULL, T0 + 5s, 5), T0 + 5s);
     inv = deposit(inv, dep("b", 40'000'000'000ULL, T0 + 6s, 0), T0 + 6s);
     QCOMPARE(inv.state, InvoiceState::Confirming);
     inv = must(apply(inv, DepositReversed{{"b", "0/1"}}, Hard + 100s));
-    QCOMPARE(inv.state, InvoiceState::UnderpaidExpired);
+    // Open, past its boundary: only the clock closes it, and not while the reversed money may come back.
+    QCOMPARE(inv.state, InvoiceState::PartiallyPaid);
     QCOMPARE(inv.received(), Atomic(10'000'000'000ULL));
+    QCOMPARE(inv.find({"b", "0/1"})->reversedAt, std::optional<TimePoint>(Hard + 100s));
+    const ClockTick sweep{std::chrono::milliseconds(600s)};
+    QCOMPARE(reorgWatchEnd(inv, Hard + 200s, sweep.reorgWatch), std::optional<TimePoint>(Hard + 700s));
+    auto watching = apply(inv, sweep, Hard + 200s);
+    QCOMPARE(watching->change, Change::None);
+    QCOMPARE(watching->invoice.state, InvoiceState::PartiallyPaid);
+    auto closed = apply(inv, sweep, Hard + 700s);
+    QCOMPARE(closed->change, Change::Expired);
+    QCOMPARE(closed->invoice.state, InvoiceState::UnderpaidExpired);
+    QCOMPARE(closed->invoice.closedAt, std::optional<TimePoint>(Hard));
+    // A sweep without a watch closes at once.
+    QCOMPARE(tick(inv, Hard + 101s).state, InvoiceState::UnderpaidExpired);
 }
 
 void TestInvoiceMachine::reversedDepositReappearsAndCountsAgain()
@@ -341,10 +356,58 @@ void TestInvoiceMachine::reversedDepositReappearsAndCountsAgain()
     QCOMPARE(r->change, Change::DepositReinstated);
     QCOMPARE(r->invoice.state, InvoiceState::Settled);
     QCOMPARE(r->invoice.deposits.front().effectiveAt, T0 + 5s); // keeps the earliest sighting
+    QVERIFY(!r->invoice.deposits.front().reversedAt.has_value());
     // Re-mined after the invoice expired: the invoice is closed; the money goes to the refund queue.
     Invoice expired = tick(inv, Hard + 1s);
     auto late = apply(expired, DepositObserved{dep("a", Due, T0 + 5s, 1)}, Hard + 2s);
     QCOMPARE(late.error().kind, RejectionKind::InvoiceClosed);
+}
+
+void TestInvoiceMachine::inTimeMoneyReversedAfterTheBoundaryComesBack()
+{
+    // Paid in full in time, confirming at 0 of 1; flushed from the pool after the boundary, then relayed
+    // again (or: its block popped, re-mined). The same key with its in-time effective time settles it.
+    const ClockTick sweep{std::chrono::milliseconds(300s)};
+    Invoice inv = deposit(make(1), dep("a", Due, Hard - 3s, 0), Hard - 3s);
+    QCOMPARE(inv.state, InvoiceState::Confirming);
+    inv = must(apply(inv, DepositReversed{{"a", "0/1"}}, Hard + 30s));
+    QCOMPARE(inv.state, InvoiceState::AwaitingPayment);
+    inv = must(apply(inv, sweep, Hard + 60s));
+    QCOMPARE(inv.state, InvoiceState::AwaitingPayment); // watching for it
+    auto back = apply(inv, DepositObserved{dep("a", Due, Hard + 90s, 0)}, Hard + 90s);
+    QVERIFY2(back.has_value(), back ? "" : back.error().message.c_str());
+    QCOMPARE(back->change, Change::DepositReinstated);
+    QCOMPARE(back->invoice.state, InvoiceState::Confirming);
+    QCOMPARE(back->invoice.find({"a", "0/1"})->effectiveAt, Hard - 3s);
+    QCOMPARE(must(apply(back->invoice, ConfirmationsUpdated{{"a", "0/1"}, 1}, Hard + 200s)).state, InvoiceState::Settled);
+    // A watch that ended: the sweep closed it; coming back is too late, and terminal states never reopen.
+    Invoice closed = must(apply(inv, sweep, Hard + 330s));
+    QCOMPARE(closed.state, InvoiceState::Expired);
+    auto tooLate = apply(closed, DepositObserved{dep("a", Due, Hard - 3s, 1)}, Hard + 400s);
+    QCOMPARE(tooLate.error().kind, RejectionKind::InvoiceClosed);
+    // Late money that was reversed is not watched for (it never counted).
+    Invoice partial = deposit(make(1), dep("p", 100, T0 + 1s, 1), T0 + 1s);
+    partial = must(apply(partial, DepositReversed{{"p", "0/1"}}, Hard + 10s));
+    QVERIFY(reorgWatchEnd(partial, Hard + 11s, sweep.reorgWatch).has_value());
+    QCOMPARE(must(apply(partial, sweep, Hard + 310s)).state, InvoiceState::Expired);
+}
+
+void TestInvoiceMachine::onlyTheClockCloses()
+{
+    // Part 1 of an in-time split payment is recorded by a poll that straddles the boundary: the invoice stays
+    // open, and part 2 (also first seen in time) settles it.
+    Invoice inv = deposit(make(), dep("a", 30'000'000'000ULL, Hard - 2s), Hard + 5s);
+    QCOMPARE(inv.state, InvoiceState::PartiallyPaid);
+    QVERIFY(!inv.closedAt.has_value());
+    inv = deposit(inv, dep("b", 20'000'000'000ULL, Hard - 1s), Hard + 5s);
+    QCOMPARE(inv.state, InvoiceState::Settled);
+    // Confirmations and reversals after the boundary leave an unpaid invoice open as well.
+    Invoice slow = deposit(make(2), dep("c", 100, T0 + 1s, 0), T0 + 1s);
+    QCOMPARE(must(apply(slow, ConfirmationsUpdated{{"c", "0/1"}, 1}, Hard + 9s)).state, InvoiceState::PartiallyPaid);
+    QCOMPARE(must(apply(slow, DepositReversed{{"c", "0/1"}}, Hard + 9s)).state, InvoiceState::AwaitingPayment);
+    // Late money is still refused, and the clock closes.
+    QCOMPARE(apply(inv, DepositObserved{dep("d", 1, Hard + 1s)}, Hard + 9s).error().kind, RejectionKind::LateDeposit);
+    QCOMPARE(tick(slow, Hard + 9s).state, InvoiceState::UnderpaidExpired);
 }
 
 void TestInvoiceMachine::reversedAfterSettlementIsFlagged()
@@ -489,7 +552,8 @@ void TestInvoiceMachine::everyStateAgainstEveryEvent()
             switch (s) {
             case InvoiceState::PartiallyPaid:
             case InvoiceState::Confirming:
-                QCOMPARE(rev->invoice.state, afterBoundary ? InvoiceState::Expired : InvoiceState::AwaitingPayment);
+                // Never closed by a reversal, not even past the boundary: that is the clock's (the sweep's).
+                QCOMPARE(rev->invoice.state, InvoiceState::AwaitingPayment);
                 break;
             case InvoiceState::Settled:
                 QCOMPARE(rev->invoice.state, InvoiceState::Settled);
@@ -501,11 +565,9 @@ void TestInvoiceMachine::everyStateAgainstEveryEvent()
             default:
                 QFAIL("unexpected state with a deposit");
             }
-            // Confirmations settle a confirming invoice whenever they arrive; never reopen a terminal one.
-            // Any event at a time past the hard boundary brings an open invoice where the clock would.
-            InvoiceState expectConf = s == InvoiceState::Confirming ? InvoiceState::Settled : s;
-            if (s == InvoiceState::PartiallyPaid && afterBoundary)
-                expectConf = InvoiceState::UnderpaidExpired;
+            // Confirmations settle a confirming invoice whenever they arrive; never reopen a terminal one, and
+            // never close an open one (only the clock does).
+            const InvoiceState expectConf = s == InvoiceState::Confirming ? InvoiceState::Settled : s;
             QCOMPARE(conf->invoice.state, expectConf);
         }
     }

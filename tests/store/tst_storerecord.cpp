@@ -257,16 +257,26 @@ void TstStoreRecord::moneyFirstSeenInTimeCountsWhenRecordedLate()
     QCOMPARE(full.kind, RecordOutcome::Counted);
     QCOMPARE(full.after, InvoiceState::Settled);
     QCOMPARE(load(paid).invoice.received(), Atomic(1000));
-    // Short and recorded past the boundary: it counts, and the invoice closes underpaid holding it.
+    // Short and recorded past the boundary: it counts and the invoice stays open (only the expiry sweep
+    // closes): the rest of a split payment, also first seen in time, may be recorded by the same poll.
     const qint64 part = create(QStringLiteral("part"), QStringLiteral("addr-part"), 1000);
     RecordOutcome some = record(observation(QStringLiteral("addr-part"), "tx-2", 400, hard - 5s), hard + 10s);
     QCOMPARE(some.kind, RecordOutcome::Counted);
-    QCOMPARE(some.after, InvoiceState::UnderpaidExpired);
-    QVERIFY(some.refundId.has_value());
-    SD_TRY(item, m_store->refund(*some.refundId));
+    QCOMPARE(some.after, InvoiceState::PartiallyPaid);
+    QVERIFY(!some.refundId.has_value());
+    QVERIFY(!load(part).invoice.closedAt.has_value());
+    RecordOutcome rest = record(observation(QStringLiteral("addr-part"), "tx-3", 600, hard - 4s), hard + 10s);
+    QCOMPARE(rest.after, InvoiceState::Settled);
+    // One that stays short closes underpaid at the sweep, holding what it received.
+    const qint64 shortId = create(QStringLiteral("short"), QStringLiteral("addr-short"), 1000);
+    record(observation(QStringLiteral("addr-short"), "tx-4", 400, hard - 5s), hard + 10s);
+    SD_TRY(swept, m_store->expireDue(hard + 11s));
+    QCOMPARE(swept->size(), 1);
+    QCOMPARE(swept->first().after, InvoiceState::UnderpaidExpired);
+    SD_TRY(item, m_store->refund(*swept->first().refundId));
     QCOMPARE(item->reason, RefundReason::UnderpaidExpired);
     QCOMPARE(item->amount, Atomic(400));
-    QCOMPARE(load(part).invoice.closedAt, std::optional<TimePoint>(hard + 10s));
+    QCOMPARE(load(shortId).invoice.closedAt, std::optional<TimePoint>(hard));
 }
 
 void TstStoreRecord::lateMoneyOnASettledInvoiceIsHeldNotSurplus()
