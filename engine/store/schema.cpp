@@ -184,6 +184,58 @@ Migration version4()
     return m;
 }
 
+// Version 5: what the engine needs to trust a wallet's view of the chain (issue 16). The cursor row carries
+// the asset and the expiry horizon of its wallet (the start of the last completed poll, no later than the
+// block time of the tip it saw), so whichever engine polled, the sweep of that asset waits for it. Deposits
+// remember when they were reversed (an invoice whose in-time money was reversed stays open for a reorg
+// watch), completed polls are kept as coverage (when the engine was watching each wallet), a late refund
+// item can carry the gap in that coverage it fell into, and deposits a wallet reports but that cannot be
+// recorded wait, quarantined, for a person.
+Migration version5()
+{
+    Migration m;
+    m.version = 5;
+    m.description = QStringLiteral("expiry horizons, reversal times, poll coverage, quarantined deposits");
+    m.common = {
+        QStringLiteral("ALTER TABLE wallet_cursors ADD COLUMN asset TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("ALTER TABLE wallet_cursors ADD COLUMN poll_started_at ${time}"),
+        QStringLiteral("ALTER TABLE wallet_cursors ADD COLUMN tip_time ${time}"),
+        QStringLiteral("ALTER TABLE wallet_cursors ADD COLUMN horizon ${time}"),
+        QStringLiteral("CREATE INDEX wallet_cursors_asset ON wallet_cursors (asset)"),
+        QStringLiteral("ALTER TABLE deposits ADD COLUMN reversed_at ${time}"),
+        QStringLiteral("CREATE TABLE wallet_coverage ("
+                       " id ${id},"
+                       " asset TEXT NOT NULL,"
+                       " backend TEXT NOT NULL,"
+                       " started_at ${time} NOT NULL,"
+                       " ended_at ${time} NOT NULL,"
+                       " CHECK (started_at <= ended_at))"),
+        QStringLiteral("CREATE INDEX wallet_coverage_asset ON wallet_coverage (asset, ended_at)"),
+        QStringLiteral("CREATE INDEX wallet_coverage_backend ON wallet_coverage (backend, ended_at)"),
+        QStringLiteral("ALTER TABLE refund_items ADD COLUMN unwatched_from ${time}"),
+        QStringLiteral("ALTER TABLE refund_items ADD COLUMN unwatched_to ${time}"),
+        QStringLiteral("CREATE TABLE quarantined_deposits ("
+                       " id ${id},"
+                       " asset TEXT NOT NULL,"
+                       " txid TEXT NOT NULL,"
+                       " output_key TEXT NOT NULL,"
+                       " address TEXT NOT NULL DEFAULT '',"
+                       " height ${int} CHECK (height >= 0),"
+                       " reason TEXT NOT NULL,"
+                       " status TEXT NOT NULL CHECK (status IN ('pending', 'dismissed')),"
+                       " first_seen_at ${time} NOT NULL,"
+                       " updated_at ${time} NOT NULL,"
+                       " note TEXT NOT NULL DEFAULT '',"
+                       " CONSTRAINT quarantined_deposits_key UNIQUE (asset, txid, output_key))"),
+        QStringLiteral("CREATE INDEX quarantined_deposits_status ON quarantined_deposits (status, asset)"),
+    };
+    // Cursor keys start with the asset's code ("xmr:", "btc:", "usdt:"). The horizon stays empty until the first
+    // poll after the upgrade completes, so nothing expires before it.
+    m.sqlite << QStringLiteral("UPDATE wallet_cursors SET asset = upper(substr(backend, 1, instr(backend, ':') - 1))");
+    m.postgres << QStringLiteral("UPDATE wallet_cursors SET asset = upper(substr(backend, 1, strpos(backend, ':') - 1))");
+    return m;
+}
+
 QString amountType(Dialect dialect, const QString &column)
 {
     if (dialect == Dialect::Sqlite)
@@ -213,7 +265,7 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
     return all;
 }
 

@@ -22,10 +22,10 @@ const QString InvoiceColumns = QStringLiteral(
     " settled_at, closed_at, updated_at, settled_manually");
 const QString DepositColumns = QStringLiteral(
     "id, asset, txid, output_key, amount, effective_at, confirmations, height, block_hash, status, invoice_id,"
-    " address, refund_id");
+    " address, refund_id, reversed_at");
 const QString RefundColumns = QStringLiteral(
     "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
-    " fee, built_tx, note");
+    " fee, built_tx, note, unwatched_from, unwatched_to");
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
@@ -314,6 +314,8 @@ StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
         d.height = quint64(h.toLongLong());
     d.blockHash = row.value(QStringLiteral("block_hash")).toString();
     d.refundId = optionalId(row.value(QStringLiteral("refund_id")));
+    if (d.deposit.status == DepositStatus::Reversed)
+        d.deposit.reversedAt = optionalTime(row.value(QStringLiteral("reversed_at")));
     return d;
 }
 
@@ -344,6 +346,10 @@ StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
     r.payoutTxid = row.value(QStringLiteral("payout_txid")).toString();
     r.builtTx = row.value(QStringLiteral("built_tx")).toString();
     r.note = row.value(QStringLiteral("note")).toString();
+    if (const QVariant from = row.value(QStringLiteral("unwatched_from")); !from.isNull())
+        r.unwatchedFrom = QDateTime::fromMSecsSinceEpoch(from.toLongLong(), Qt::UTC);
+    if (const QVariant to = row.value(QStringLiteral("unwatched_to")); !to.isNull())
+        r.unwatchedTo = QDateTime::fromMSecsSinceEpoch(to.toLongLong(), Qt::UTC);
     return r;
 }
 
@@ -397,7 +403,8 @@ StoreResult<InvoiceRecord> SqlStore::loadInvoice(qint64 id, bool lock)
     return one.first();
 }
 
-StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QString &asset, const QString &address, bool lock)
+StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QString &asset, const QString &address, bool lock,
+                                                                      TimePoint paidAt)
 {
     if (address.isEmpty())
         return std::optional<InvoiceRecord>();
@@ -409,14 +416,20 @@ StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QStr
     // looking at bound values: with `asset = ?` it scans every invoice, or, where a bound value proves the
     // index condition, re-compiles the statement on every execution. (SQLite 3.40 does not infer
     // asset <> 'USDT' from asset = 'XMR'.)
+    // A pool address's money belongs to the invoice that held it when the money came: a transfer mined before
+    // the newest lease's invoice was created belongs to an earlier one (or to none: unmatched).
     QString literal = asset;
     literal.replace(u'\'', QStringLiteral("''"));
-    const QString assetTest = asset == u"USDT" ? QStringLiteral("asset = 'USDT'")
-                                               : QStringLiteral("asset = '%1' AND asset <> 'USDT'").arg(literal);
+    const bool pool = asset == u"USDT";
+    const QString assetTest = pool ? QStringLiteral("asset = 'USDT' AND created_at <= :paid")
+                                   : QStringLiteral("asset = '%1' AND asset <> 'USDT'").arg(literal);
+    Binds binds{{QStringLiteral(":address"), address}};
+    if (pool)
+        binds.append({QStringLiteral(":paid"), toMs(paidAt)});
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM invoices WHERE %2 AND address = :address"
                                                   " ORDER BY id DESC LIMIT 1%3")
                                        .arg(InvoiceColumns, assetTest, lock ? m_session.forUpdate() : QString()),
-                                   {{QStringLiteral(":address"), address}});
+                                   binds);
     if (!row)
         return std::unexpected(row.error());
     if (!*row)
@@ -444,8 +457,9 @@ StoreResult<SqlStore::LockedForRecord> SqlStore::lockForRecord(const Observation
     // touching the invoice) and deposits of other invoices are loaded again after the lock by the caller.
     QString literal = o.asset;
     literal.replace(u'\'', QStringLiteral("''"));
-    const QString assetTest = o.asset == u"USDT" ? QStringLiteral("i.asset = 'USDT'")
-                                                 : QStringLiteral("i.asset = '%1' AND i.asset <> 'USDT'").arg(literal);
+    const bool pool = o.asset == u"USDT";
+    const QString assetTest = pool ? QStringLiteral("i.asset = 'USDT' AND i.created_at <= :paid") // see invoiceForAddress
+                                   : QStringLiteral("i.asset = '%1' AND i.asset <> 'USDT'").arg(literal);
     static const QStringList depositColumns = DepositColumns.split(u',', Qt::SkipEmptyParts);
     QStringList invoiceSelect, depositSelect;
     for (const QString &c : InvoiceColumns.split(u',', Qt::SkipEmptyParts))
@@ -458,10 +472,15 @@ StoreResult<SqlStore::LockedForRecord> SqlStore::lockForRecord(const Observation
                        " FROM invoices i LEFT JOIN deposits d ON d.asset = :asset AND d.txid = :txid AND d.output_key = :output"
                        " WHERE %3 AND i.address = :address ORDER BY i.id DESC LIMIT 1 FOR UPDATE OF i")
             .arg(invoiceSelect.join(u", "), depositSelect.join(u", "), assetTest),
-        {{QStringLiteral(":asset"), o.asset},
-         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-         {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
-         {QStringLiteral(":address"), o.address}});
+        pool ? Binds{{QStringLiteral(":asset"), o.asset},
+                     {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                     {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
+                     {QStringLiteral(":address"), o.address},
+                     {QStringLiteral(":paid"), toMs(o.effectiveAt)}}
+             : Binds{{QStringLiteral(":asset"), o.asset},
+                     {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
+                     {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
+                     {QStringLiteral(":address"), o.address}});
     if (!row)
         return std::unexpected(row.error());
     if (!*row)
@@ -861,9 +880,13 @@ StoreResult<void> SqlStore::audit(TimePoint now, const QString &actor, const QSt
 // ---------------------------------------------------------------------------------------------------------
 // Wallet cursors and change detection
 
-StoreResult<std::optional<WalletCursor>> SqlStore::cursor(const QString &backend)
+StoreResult<std::optional<WalletCursor>> SqlStore::cursor(const QString &backend) { return loadCursor(backend, false); }
+
+StoreResult<std::optional<WalletCursor>> SqlStore::loadCursor(const QString &backend, bool lock)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT backend, height, block_hash FROM wallet_cursors WHERE backend = :b"),
+    auto row = m_session.selectOne(QStringLiteral("SELECT backend, height, block_hash, asset, poll_started_at, tip_time, horizon"
+                                                  " FROM wallet_cursors WHERE backend = :b%1")
+                                       .arg(lock ? m_session.forUpdate() : QString()),
                                    {{QStringLiteral(":b"), backend}});
     if (!row)
         return std::unexpected(row.error());
@@ -873,7 +896,116 @@ StoreResult<std::optional<WalletCursor>> SqlStore::cursor(const QString &backend
     c.backend = (*row)->value(0).toString();
     c.height = quint64((*row)->value(1).toLongLong());
     c.blockHash = (*row)->value(2).toString();
+    c.asset = (*row)->value(3).toString();
+    c.pollStartedAt = optionalTime((*row)->value(4));
+    c.tipTime = optionalTime((*row)->value(5));
+    c.horizon = optionalTime((*row)->value(6));
     return std::optional<WalletCursor>(c);
+}
+
+StoreResult<WalletCursor> SqlStore::completePoll(const CompletedPoll &poll)
+{
+    if (poll.backend.isEmpty())
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
+    if (poll.height > quint64(INT64_MAX))
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("height out of range")});
+    const Asset *a = findAsset(poll.asset.toStdString());
+    if (!a)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(poll.asset)});
+    const QString asset = QString::fromStdString(a->code);
+    // Like a cursor, no change mark: a poll that found nothing new wakes no dashboard.
+    return m_session.write([&]() -> StoreResult<WalletCursor> {
+        auto stored = loadCursor(poll.backend, true);
+        if (!stored)
+            return std::unexpected(stored.error());
+        WalletCursor next;
+        next.backend = poll.backend;
+        next.asset = asset;
+        next.height = nextCursor(*stored ? std::optional<std::uint64_t>((*stored)->height) : std::nullopt, poll.height);
+        // The tip hash belongs to the height reported; a cursor held up keeps the hash it had.
+        next.blockHash = next.height == poll.height ? poll.tipHash : (*stored)->blockHash;
+        next.pollStartedAt = poll.startedAt;
+        next.tipTime = poll.tipTime;
+        const std::optional<TimePoint> storedHorizon = *stored ? (*stored)->horizon : std::nullopt;
+        const std::optional<TimePoint> computed = expiryHorizon(poll.startedAt, poll.tipTime);
+        next.horizon = computed ? std::optional<TimePoint>(nextHorizon(storedHorizon, *computed)) : storedHorizon;
+        auto done = m_session.execute(
+            QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at, asset, poll_started_at, tip_time,"
+                           " horizon) VALUES (:b, :h, :hash, :at, :asset, :started, :tip, :horizon)"
+                           " ON CONFLICT (backend) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash,"
+                           " updated_at = excluded.updated_at, asset = excluded.asset, poll_started_at = excluded.poll_started_at,"
+                           " tip_time = excluded.tip_time, horizon = excluded.horizon"),
+            {{QStringLiteral(":b"), next.backend},
+             {QStringLiteral(":h"), qint64(next.height)},
+             {QStringLiteral(":hash"), text(next.blockHash)},
+             {QStringLiteral(":at"), toMs(poll.now)},
+             {QStringLiteral(":asset"), asset},
+             {QStringLiteral(":started"), toMs(poll.startedAt)},
+             {QStringLiteral(":tip"), poll.tipTime ? QVariant(toMs(*poll.tipTime)) : QVariant(QMetaType::fromType<qlonglong>())},
+             {QStringLiteral(":horizon"), next.horizon ? QVariant(toMs(*next.horizon)) : QVariant(QMetaType::fromType<qlonglong>())}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (auto covered = extendCoverage(poll, asset); !covered)
+            return std::unexpected(covered.error());
+        return next;
+    });
+}
+
+StoreResult<void> SqlStore::extendCoverage(const CompletedPoll &poll, const QString &asset)
+{
+    auto last = m_session.selectOne(QStringLiteral("SELECT id, started_at, ended_at FROM wallet_coverage WHERE backend = :b"
+                                                   " ORDER BY ended_at DESC, id DESC LIMIT 1"),
+                                    {{QStringLiteral(":b"), poll.backend}});
+    if (!last)
+        return std::unexpected(last.error());
+    if (*last) {
+        const CoverageInterval interval{fromMs((*last)->value(1).toLongLong()), fromMs((*last)->value(2).toLongLong())};
+        if (continuesCoverage(interval, poll.startedAt, poll.coverageSlack)) {
+            auto extended = m_session.execute(QStringLiteral("UPDATE wallet_coverage SET ended_at = :to WHERE id = :id"),
+                                              {{QStringLiteral(":to"), toMs(std::max(interval.to, poll.startedAt))},
+                                               {QStringLiteral(":id"), (*last)->value(0).toLongLong()}});
+            if (!extended)
+                return std::unexpected(extended.error());
+            return {};
+        }
+    }
+    auto begun = m_session.execute(QStringLiteral("INSERT INTO wallet_coverage (asset, backend, started_at, ended_at)"
+                                                  " VALUES (:asset, :b, :from, :to)"),
+                                   {{QStringLiteral(":asset"), asset},
+                                    {QStringLiteral(":b"), poll.backend},
+                                    {QStringLiteral(":from"), toMs(poll.startedAt)},
+                                    {QStringLiteral(":to"), toMs(poll.startedAt)}});
+    if (!begun)
+        return std::unexpected(begun.error());
+    return {};
+}
+
+StoreResult<QList<CoverageInterval>> SqlStore::coverage(const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    auto rows = m_session.select(QStringLiteral("SELECT started_at, ended_at FROM wallet_coverage WHERE asset = :asset"
+                                                " ORDER BY started_at, id"),
+                                 {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<CoverageInterval> out;
+    for (const QSqlRecord &row : *rows)
+        out.append(CoverageInterval{fromMs(row.value(0).toLongLong()), fromMs(row.value(1).toLongLong())});
+    return out;
+}
+
+StoreResult<std::optional<qint64>> SqlStore::invoiceWithAddress(const QString &asset, const QString &address)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"
+                                                  " ORDER BY id DESC LIMIT 1"),
+                                   {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
+                                    {QStringLiteral(":address"), address}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<qint64>();
+    return std::optional<qint64>((*row)->value(0).toLongLong());
 }
 
 StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)

@@ -37,6 +37,7 @@ public:
     StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations, TimePoint now) override;
     StoreResult<RecordOutcome> reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now) override;
     StoreResult<QList<RecordOutcome>> expireDue(TimePoint now) override;
+    StoreResult<QList<RecordOutcome>> sweepExpired(const QString &asset, Milliseconds reorgWatch, TimePoint now) override;
     StoreResult<std::optional<TimePoint>> nextBoundary(TimePoint now) override;
     StoreResult<QList<DepositRecord>> depositsAbove(const QString &asset, quint64 height) override;
     StoreResult<QList<InvoiceRecord>> watchedInvoices(const QString &asset, TimePoint now) override;
@@ -50,6 +51,8 @@ public:
 
     StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) override;
     StoreResult<void> setCursor(const WalletCursor &cursor) override;
+    StoreResult<WalletCursor> completePoll(const CompletedPoll &poll) override;
+    StoreResult<QList<CoverageInterval>> coverage(const QString &asset) override;
 
     StoreResult<qint64> changeToken() override;
 
@@ -63,6 +66,14 @@ public:
     StoreResult<std::optional<QString>> leaseAddress(const QString &asset, TimePoint now) override;
     StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) override;
     StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) override;
+
+    StoreResult<std::optional<qint64>> invoiceWithAddress(const QString &asset, const QString &address) override;
+
+    // ---- quarantined deposits (sqlstorequarantine.cpp) ----
+    StoreResult<qint64> quarantineDeposit(const QuarantinedDeposit &deposit, TimePoint now) override;
+    StoreResult<QList<QuarantinedDeposit>> quarantinedDeposits(std::optional<QuarantineStatus> status) override;
+    StoreResult<QuarantinedDeposit> dismissQuarantined(qint64 id, const QString &note, const QString &actor,
+                                                       TimePoint now) override;
 
     // ---- wallet leases (sqlstorelease.cpp) ----
     StoreResult<bool> tryAcquireBackendLease(const QString &backend) override;
@@ -78,8 +89,10 @@ private:
     StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                      const Binds &binds);
     StoreResult<InvoiceRecord> loadInvoice(qint64 id, bool lock);
-    // The invoice row (deposits not attached) watching `address`, if any; `lock` takes its row lock.
-    StoreResult<std::optional<InvoiceRecord>> invoiceForAddress(const QString &asset, const QString &address, bool lock);
+    // The invoice row (deposits not attached) watching `address` for money paid at `paidAt`, if any; `lock`
+    // takes its row lock.
+    StoreResult<std::optional<InvoiceRecord>> invoiceForAddress(const QString &asset, const QString &address, bool lock,
+                                                                TimePoint paidAt);
     StoreResult<std::optional<DepositRecord>> loadDeposit(const QString &asset, const DepositKey &key, bool lock);
     // PostgreSQL: invoiceForAddress(lock) that also reads the deposit of the observation's key in the same
     // statement. `known` is set only when that read can be trusted (see sqlstore.cpp); otherwise the caller
@@ -91,6 +104,9 @@ private:
     };
     StoreResult<LockedForRecord> lockForRecord(const Observation &observation);
     StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
+    StoreResult<std::optional<WalletCursor>> loadCursor(const QString &backend, bool lock);
+    // completePoll's coverage write: extends the backend's last interval or begins one.
+    StoreResult<void> extendCoverage(const CompletedPoll &poll, const QString &asset);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
                             const QString &before, const QString &after);
 
@@ -105,8 +121,12 @@ private:
                                             std::optional<std::optional<DepositRecord>> known = std::nullopt,
                                             bool lastWrite = false);
     StoreResult<RecordOutcome> reverseLocked(const QString &asset, const DepositKey &key, TimePoint now);
-    // Applies ClockTick at `now` and persists it if it changed something; returns the invoice after it.
-    StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome);
+    // Applies `clock` at `at` and persists it (written at `now`) if it changed something; returns the invoice after it.
+    StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint at, const ClockTick &clock, TimePoint now,
+                                    RecordOutcome &outcome);
+    // The clock at `horizon` for the open invoices (of `asset`; every asset when empty) whose boundary lies before it.
+    StoreResult<QList<RecordOutcome>> expireBefore(const QString &asset, TimePoint horizon, const ClockTick &clock,
+                                                   TimePoint now);
     // Writes a domain transition of `record` (invoice row, event row) and reconciles its refund items.
     StoreResult<void> persist(const InvoiceRecord &record, const Transition &transition, const QString &cause,
                               TimePoint now, RecordOutcome &outcome);
@@ -136,6 +156,10 @@ private:
     StoreResult<RecordOutcome> redeliverOrphan(const DepositRecord &known, const Observation &o, TimePoint now,
                                                RecordOutcome outcome);
     StoreResult<RecordOutcome> reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome outcome);
+    // Marks late refund item `refundId` with the gap in the asset's coverage that holds both the invoice's
+    // boundary and the deposit's block time, if there is one (chainwatch.h unwatchedGap).
+    StoreResult<void> markUnwatched(qint64 refundId, const QString &asset, TimePoint boundary, TimePoint blockTime,
+                                    TimePoint now);
     StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);
 
     StoreUrl m_url;

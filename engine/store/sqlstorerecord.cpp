@@ -51,8 +51,10 @@ std::expected<Observation, StoreError> normalized(Observation o, TimePoint now)
     if (o.height && *o.height > quint64(INT64_MAX))
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("block height out of range")});
     // An observation without a time was first seen now; an unset (epoch) time would make late money look early.
+    // A time after now (a wallet host's clock ahead, a miner's timestamp) cannot be: it was seen by now.
     if (o.effectiveAt == TimePoint{})
         o.effectiveAt = now;
+    o.effectiveAt = clampEffectiveTime(o.effectiveAt, now);
     return o;
 }
 
@@ -312,10 +314,11 @@ StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const Invoi
     return {};
 }
 
-StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint now, RecordOutcome &outcome)
+StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint at, const ClockTick &clock, TimePoint now,
+                                          RecordOutcome &outcome)
 {
-    const InvoiceEvent event = ClockTick{};
-    auto t = apply(record.invoice, event, now);
+    const InvoiceEvent event = clock;
+    auto t = apply(record.invoice, event, at);
     if (!t)
         return std::unexpected(m_session.fail(StoreError::Internal, QString::fromStdString(t.error().message)));
     if (t->change == Change::None)
@@ -452,7 +455,7 @@ StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observ
             return recordLocked(*o, std::move(locked->invoice), now, std::move(locked->known), true);
         }
         // One statement finds the invoice, locks it (one row: no lock order to keep) and reads it under the lock.
-        auto invoice = invoiceForAddress(o->asset, o->address, true);
+        auto invoice = invoiceForAddress(o->asset, o->address, true, o->effectiveAt);
         if (!invoice)
             return std::unexpected(invoice.error());
         return recordLocked(*o, std::move(*invoice), now);
@@ -472,7 +475,7 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
         for (const auto &o : list) {
             if (!o)
                 continue;
-            auto invoice = invoiceForAddress(o->asset, o->address, false);
+            auto invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
             if (!invoice)
                 return std::unexpected(invoice.error());
             if (*invoice)
@@ -490,7 +493,7 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
                 continue;
             }
             // Read again under the locks (an earlier observation of the batch may have changed it).
-            auto invoice = invoiceForAddress(o->asset, o->address, false);
+            auto invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
             if (!invoice)
                 return std::unexpected(invoice.error());
             while (*invoice && !ids.contains((*invoice)->id)) {
@@ -499,7 +502,7 @@ StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Obser
                 if (auto locked = lockInvoices({(*invoice)->id}); !locked)
                     return std::unexpected(locked.error());
                 ids.append((*invoice)->id);
-                invoice = invoiceForAddress(o->asset, o->address, false);
+                invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
                 if (!invoice)
                     return std::unexpected(invoice.error());
             }
@@ -629,6 +632,11 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
         auto refundId = insertRefund(record->id, o.asset, *reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
         if (!refundId)
             return std::unexpected(refundId.error());
+        if (!*known && o.height) { // late by its block time alone: was anybody watching at the boundary?
+            if (auto marked = markUnwatched(*refundId, o.asset, record->invoice.terms.graceExpiresAt, o.effectiveAt, now);
+                !marked)
+                return std::unexpected(marked.error());
+        }
         if (*known) {
             // A reversed deposit reappeared after the invoice closed: it cannot count any more.
             auto held = m_session.execute(
@@ -769,6 +777,24 @@ StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known,
     return out;
 }
 
+StoreResult<void> SqlStore::markUnwatched(qint64 refundId, const QString &asset, TimePoint boundary, TimePoint blockTime,
+                                         TimePoint now)
+{
+    auto intervals = coverage(asset);
+    if (!intervals)
+        return std::unexpected(intervals.error());
+    const std::optional<CoverageGap> gap = unwatchedGap(*intervals, boundary, blockTime, now);
+    if (!gap)
+        return {};
+    auto marked = m_session.execute(QStringLiteral("UPDATE refund_items SET unwatched_from = :from, unwatched_to = :to WHERE id = :id"),
+                                    {{QStringLiteral(":from"), nullableMs(gap->from)},
+                                     {QStringLiteral(":to"), toMs(gap->to)},
+                                     {QStringLiteral(":id"), refundId}});
+    if (!marked)
+        return std::unexpected(marked.error());
+    return {};
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Reversals and expiry
 
@@ -804,14 +830,13 @@ StoreResult<RecordOutcome> SqlStore::reverseLocked(const QString &asset, const D
     if (!(*known)->invoiceId)
         return reverseOrphan(**known, now, out);
 
-    auto loaded = loadInvoice(*(*known)->invoiceId, false);
-    if (!loaded)
-        return std::unexpected(loaded.error());
-    out.invoiceId = loaded->id;
-    out.before = loaded->invoice.state;
-    auto record = tick(*loaded, now, out);
+    // No clock tick first: only the expiry sweep closes an invoice (an invoice whose in-time money is reversed
+    // after its boundary stays open for the reorg watch, so the money can come back).
+    auto record = loadInvoice(*(*known)->invoiceId, false);
     if (!record)
         return std::unexpected(record.error());
+    out.invoiceId = record->id;
+    out.before = record->invoice.state;
     out.after = record->invoice.state;
     if ((*known)->refundId)
         return reverseOrphan(**known, now, out);
@@ -825,9 +850,10 @@ StoreResult<RecordOutcome> SqlStore::reverseLocked(const QString &asset, const D
     }
     if (result->change == Change::None)
         return out; // already reversed
-    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now WHERE asset = :asset"
-                                                   " AND txid = :txid AND output_key = :output"),
+    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now, reversed_at = :at"
+                                                   " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
                                     {{QStringLiteral(":now"), toMs(now)},
+                                     {QStringLiteral(":at"), toMs(now)},
                                      {QStringLiteral(":asset"), asset},
                                      {QStringLiteral(":txid"), QString::fromStdString(key.txid)},
                                      {QStringLiteral(":output"), QString::fromStdString(key.output)}});
@@ -849,9 +875,10 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
     if (!item)
         return std::unexpected(item.error());
     const Dialect d = m_session.dialect();
-    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now WHERE asset = :asset"
-                                                   " AND txid = :txid AND output_key = :output"),
+    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now, reversed_at = :at"
+                                                   " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
                                     {{QStringLiteral(":now"), toMs(now)},
+                                     {QStringLiteral(":at"), toMs(now)},
                                      {QStringLiteral(":asset"), known.asset},
                                      {QStringLiteral(":txid"), QString::fromStdString(known.deposit.key.txid)},
                                      {QStringLiteral(":output"), QString::fromStdString(known.deposit.key.output)}});
@@ -907,11 +934,32 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
     return out;
 }
 
-StoreResult<QList<RecordOutcome>> SqlStore::expireDue(TimePoint now)
+StoreResult<QList<RecordOutcome>> SqlStore::expireDue(TimePoint now) { return expireBefore(QString(), now, ClockTick{}, now); }
+
+StoreResult<QList<RecordOutcome>> SqlStore::sweepExpired(const QString &asset, Milliseconds reorgWatch, TimePoint now)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    if (!a)
+        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(asset)});
+    const QString code = QString::fromStdString(a->code);
+    // The newest horizon of the asset's wallets: a wallet URL that changed leaves its old cursor row behind.
+    auto row = m_session.selectOne(QStringLiteral("SELECT MAX(horizon) FROM wallet_cursors WHERE asset = :asset"),
+                                   {{QStringLiteral(":asset"), code}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row || (*row)->value(0).isNull())
+        return QList<RecordOutcome>(); // no poll of its wallet has completed: nothing is known to be late
+    return expireBefore(code, fromMs((*row)->value(0).toLongLong()), ClockTick{reorgWatch}, now);
+}
+
+StoreResult<QList<RecordOutcome>> SqlStore::expireBefore(const QString &asset, TimePoint horizon, const ClockTick &clock,
+                                                         TimePoint now)
 {
     auto due = m_session.select(QStringLiteral("SELECT id FROM invoices WHERE state IN ('awaiting_payment', 'partially_paid')"
-                                               " AND grace_expires_at < :now ORDER BY id"),
-                                {{QStringLiteral(":now"), toMs(now)}});
+                                               " AND grace_expires_at < :horizon AND (:anyAsset = 1 OR asset = :asset) ORDER BY id"),
+                                {{QStringLiteral(":horizon"), toMs(horizon)},
+                                 {QStringLiteral(":anyAsset"), asset.isEmpty() ? 1 : 0},
+                                 {QStringLiteral(":asset"), text(asset)}});
     if (!due)
         return std::unexpected(due.error());
     QList<RecordOutcome> outcomes;
@@ -928,7 +976,7 @@ StoreResult<QList<RecordOutcome>> SqlStore::expireDue(TimePoint now)
             out.kind = RecordOutcome::Duplicate;
             out.invoiceId = id;
             out.before = loaded->invoice.state;
-            auto record = tick(*loaded, now, out);
+            auto record = tick(*loaded, horizon, clock, now, out);
             if (!record)
                 return std::unexpected(record.error());
             out.after = record->invoice.state;

@@ -39,6 +39,11 @@ std::string_view name(RefundStatus status)
     return "unknown";
 }
 
+std::string_view name(QuarantineStatus status)
+{
+    return status == QuarantineStatus::Pending ? "pending" : "dismissed";
+}
+
 std::optional<RefundStatus> parseRefundStatus(std::string_view text)
 {
     for (const auto &[s, n] : RefundStatusNames)

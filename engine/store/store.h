@@ -3,6 +3,7 @@
 #pragma once
 
 #include "amount.h"
+#include "chainwatch.h"
 #include "invoice.h"
 
 #include <QDateTime>
@@ -112,6 +113,13 @@ struct RefundItem
     Atomic fee = 0;
     QString builtTx; // stored transaction metadata before relaying (Monero tx_metadata), so a relay can repeat
     QString note;    // dismissal reason, manual payout note
+    // Late money known only by a block time that fell into a gap of the engine's coverage of its wallet, with
+    // the invoice's boundary in the same gap: "the engine was not running from `unwatchedFrom` to
+    // `unwatchedTo`: this payment may have been sent in time". unwatchedFrom is invalid when no coverage was
+    // recorded before; unwatchedTo is invalid when the item carries no such mark.
+    QDateTime unwatchedFrom;
+    QDateTime unwatchedTo;
+    bool unwatched() const { return unwatchedTo.isValid(); }
 };
 
 struct AuditEntry
@@ -130,6 +138,44 @@ struct WalletCursor
     QString backend; // "xmr:<wallet url>", "btc:<wallet>", ...
     quint64 height = 0;
     QString blockHash;
+    // Written by Store::completePoll (read back by cursor()); setCursor leaves them as they are.
+    QString asset = QString();
+    std::optional<TimePoint> pollStartedAt = std::nullopt; // the start of the last completed poll
+    std::optional<TimePoint> tipTime = std::nullopt;       // the block time of the tip that poll saw
+    std::optional<TimePoint> horizon = std::nullopt;       // the wallet's expiry horizon (chainwatch.h expiryHorizon)
+};
+
+// A wallet poll that completed and was recorded, as Store::completePoll writes it: the cursor row (height,
+// tip, expiry horizon) and the coverage of the wallet.
+struct CompletedPoll
+{
+    QString backend;
+    QString asset;
+    quint64 height = 0;        // the wallet's height; the stored cursor never moves down
+    QString tipHash;
+    TimePoint startedAt{};     // when the poll was sent
+    std::optional<TimePoint> tipTime; // the block time of the tip it saw; empty: the backend cannot tell
+    Milliseconds coverageSlack{60'000}; // chainwatch.h coverageSlack of the poll interval
+    TimePoint now{};
+};
+
+// A deposit a wallet reports that cannot be recorded (e.g. a token transfer beyond 64 bits): it waits,
+// quarantined, for a person, while the rest of the poll is recorded.
+enum class QuarantineStatus : std::uint8_t { Pending, Dismissed };
+std::string_view name(QuarantineStatus status);
+
+struct QuarantinedDeposit
+{
+    qint64 id = 0;
+    QString asset;
+    DepositKey key;
+    QString address;
+    std::optional<quint64> height;
+    QString reason; // why it cannot be recorded, from the backend
+    QuarantineStatus status = QuarantineStatus::Pending;
+    QDateTime firstSeenAt;
+    QDateTime updatedAt;
+    QString note;   // why it was dismissed
 };
 
 // What a wallet backend saw: one output paying one of our addresses.
@@ -247,8 +293,14 @@ public:
     virtual StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations,
                                                                  TimePoint now) = 0;
     virtual StoreResult<RecordOutcome> reverseDeposit(const QString &asset, const DepositKey &key, TimePoint now) = 0;
-    // Applies the clock to every open invoice whose hard boundary is before `now`.
+    // Applies the clock to every open invoice whose hard boundary is before `now` (tests and tools; the engine
+    // uses sweepExpired).
     virtual StoreResult<QList<RecordOutcome>> expireDue(TimePoint now) = 0;
+    // The expiry sweep, the one way an invoice closes: the open invoices of `asset` whose hard boundary lies
+    // before the asset's stored expiry horizon (the newest of its wallets' horizons, written by completePoll,
+    // by whichever engine polled) get the clock at that horizon, with `reorgWatch` (see ClockTick). Nothing
+    // when no poll of the asset's wallet has completed. `now` is the time of the writes.
+    virtual StoreResult<QList<RecordOutcome>> sweepExpired(const QString &asset, Milliseconds reorgWatch, TimePoint now) = 0;
     // The earliest boundary of any open invoice after `now` (for the engine's single timer).
     virtual StoreResult<std::optional<TimePoint>> nextBoundary(TimePoint now) = 0;
     // Deposits of an asset that a reorg or a mempool drop could still take away: in the pool, or mined
@@ -274,6 +326,12 @@ public:
     // ---- wallet cursors ----
     virtual StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) = 0;
     virtual StoreResult<void> setCursor(const WalletCursor &cursor) = 0;
+    // Records a completed poll in one transaction: the cursor moves up only (chainwatch.h nextCursor), the
+    // horizon forward only (nextHorizon), and the coverage of the backend is extended or a new interval
+    // begun (continuesCoverage). Answers the cursor row as written.
+    virtual StoreResult<WalletCursor> completePoll(const CompletedPoll &poll) = 0;
+    // When the engine was watching the wallets of `asset`: the coverage intervals, oldest first.
+    virtual StoreResult<QList<CoverageInterval>> coverage(const QString &asset) = 0;
 
     // ---- change detection for the GUI (another process or machine may write) ----
     // A value that changes whenever any committed write changed the data.
@@ -314,6 +372,19 @@ public:
     virtual StoreResult<int> countFreeAddresses(const QString &asset, TimePoint now) = 0;
     // Every pool address of an asset (all assets when empty), in import order, with its current use.
     virtual StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) = 0;
+
+    // The invoice of `asset` whose address is `address`, if any (a wallet restored from its keys hands out
+    // subaddresses again that open invoices already have).
+    virtual StoreResult<std::optional<qint64>> invoiceWithAddress(const QString &asset, const QString &address) = 0;
+
+    // ---- quarantined deposits (sqlstorequarantine.cpp) ----
+    // Keeps a deposit that cannot be recorded for a person; once per (asset, txid, output): a repeat sighting
+    // only updates it. Answers its id.
+    virtual StoreResult<qint64> quarantineDeposit(const QuarantinedDeposit &deposit, TimePoint now) = 0;
+    virtual StoreResult<QList<QuarantinedDeposit>> quarantinedDeposits(std::optional<QuarantineStatus> status = std::nullopt) = 0;
+    // A person looked at it: dismissed with a note and an audit entry (Conflict when already dismissed).
+    virtual StoreResult<QuarantinedDeposit> dismissQuarantined(qint64 id, const QString &note, const QString &actor,
+                                                               TimePoint now) = 0;
 
     // ---- wallet leases (several engines on one database; sqlstorelease.cpp) ----
     // Takes the lease on polling wallet backend `backend` (its cursor key), or confirms this connection

@@ -107,6 +107,10 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                 q.bindValue(QStringLiteral(":r"), toMs(T0 + Seconds(30)));
                 q.bindValue(QStringLiteral(":u"), toMs(T0 + Seconds(30)));
                 QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+                // A wallet cursor in the columns version 1 had: version 5 names its asset.
+                QVERIFY2(q.exec(QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at)"
+                                               " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0)")),
+                         qPrintable(q.lastError().text()));
             }
             session.close();
         }
@@ -124,6 +128,11 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
             QCOMPARE(r.deposits.size(), 1);
             QCOMPARE(r.deposits.first().deposit.confirmations, 3u);
             QVERIFY(!r.settledManually); // the column added later has its default
+            SD_TRY(cursor, (*store)->cursor(QStringLiteral("btc:http://127.0.0.1:8332/wallet/shop")));
+            QVERIFY(cursor->has_value());
+            QCOMPARE((*cursor)->height, quint64(7));
+            QCOMPARE((*cursor)->asset, QStringLiteral("BTC"));
+            QVERIFY(!(*cursor)->horizon.has_value()); // nothing expires before a poll after the upgrade
         }
         SD_TRY(problems, (*store)->verify());
         QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
