@@ -139,6 +139,7 @@ QString DisplayText::healthName(BackendHealth health)
     case BackendHealth::Degraded: return tr("degraded");
     case BackendHealth::Down: return tr("down");
     case BackendHealth::Standby: return tr("standby");
+    case BackendHealth::Syncing: return tr("syncing");
     }
     return QString();
 }
@@ -151,6 +152,7 @@ QIcon DisplayText::healthIcon(BackendHealth health)
     case BackendHealth::Degraded: return QIcon(QStringLiteral(":/icons/health-degraded.svg"));
     case BackendHealth::Down: return QIcon(QStringLiteral(":/icons/health-down.svg"));
     case BackendHealth::Standby: return QIcon(QStringLiteral(":/icons/health-standby.svg"));
+    case BackendHealth::Syncing: return QIcon(QStringLiteral(":/icons/health-syncing.svg"));
     }
     return QIcon();
 }

@@ -56,6 +56,10 @@ void HealthIndicator::refresh(const QDateTime &now)
         tip += QLatin1Char('\n') + tr("Last successful poll: %1").arg(DisplayText::dateTime(s.lastSuccess));
     if (s.health == BackendHealth::Standby)
         tip += QLatin1Char('\n') + tr("Another engine on this database polls this wallet; this one takes over if it stops.");
+    else if (s.health == BackendHealth::Syncing)
+        tip += QLatin1Char('\n') + tr("The wallet or its node is catching up: until it has, no payment of this asset is "
+                                      "reversed and no invoice expires.") +
+               (s.lastError.isEmpty() ? QString() : QLatin1Char('\n') + s.lastError);
     else if (!s.lastError.isEmpty())
         tip += QLatin1Char('\n') + tr("Last error: %1").arg(s.lastError);
     setToolTip(tip);

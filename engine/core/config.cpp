@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "asset.h"
+#include "chainwatch.h"
 #include "decimal.h"
 
 #include <qt6keychain/keychain.h>
@@ -10,6 +11,8 @@
 #include <QFileInfo>
 #include <QSettings>
 #include <QStandardPaths>
+
+#include <limits>
 
 namespace sd {
 
@@ -39,6 +42,14 @@ bool readInt(QSettings &s, const QString &key, T &out, qint64 min, qint64 max, Q
 }
 
 } // namespace
+
+std::chrono::milliseconds AssetConfig::reorgWatch() const
+{
+    if (reorgWatchOverride)
+        return std::chrono::duration_cast<std::chrono::milliseconds>(*reorgWatchOverride);
+    const Asset *a = findAsset(asset.toStdString());
+    return defaultReorgWatch(reorgDepth, a ? a->blockInterval : std::chrono::seconds(600));
+}
 
 QStringList RatesConfig::sources()
 {
@@ -132,6 +143,7 @@ std::expected<Config, QString> Config::load(const QString &path)
         a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
         a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
         a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
         // Bitcoin Core's cookie file (used when no wallet_rpc_user is set) is BTC's backend-specific path.
         if (a.asset == QLatin1String("BTC"))
             a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
@@ -146,6 +158,18 @@ std::expected<Config, QString> Config::load(const QString &path)
                         readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
         if (!ok)
             return std::unexpected(error);
+        if (s.contains(QStringLiteral("reorg_watch_s"))) {
+            qint64 watch = 0;
+            if (!readInt(s, QStringLiteral("reorg_watch_s"), watch, 0, 7 * 86400, error))
+                return std::unexpected(error);
+            a.reorgWatchOverride = Seconds(watch);
+        }
+        if (s.contains(QStringLiteral("start_height"))) {
+            qint64 start = 0;
+            if (!readInt(s, QStringLiteral("start_height"), start, 0, std::numeric_limits<qint64>::max(), error))
+                return std::unexpected(error);
+            a.startHeight = quint64(start);
+        }
         a.quoteWindow = Seconds(quote);
         a.graceWindow = Seconds(grace);
         if (s.contains(QStringLiteral("dust_tolerance_fiat"))) {
@@ -202,6 +226,12 @@ std::expected<void, QString> Config::save(const QString &target) const
             s.setValue(QStringLiteral("token_contract"), a.extra1);
         if (!a.extra2.isEmpty())
             s.setValue(a.asset == QLatin1String("BTC") ? QStringLiteral("cookie_file") : QStringLiteral("address_pool_file"), a.extra2);
+        if (!a.daemonRpcUrl.isEmpty())
+            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
+        if (a.reorgWatchOverride)
+            s.setValue(QStringLiteral("reorg_watch_s"), qint64(a.reorgWatchOverride->count()));
+        if (a.startHeight)
+            s.setValue(QStringLiteral("start_height"), qulonglong(*a.startHeight));
         s.endGroup();
     }
     s.sync();

@@ -29,6 +29,15 @@ struct AssetConfig
     int requestTimeoutMs = 10000;    // request_timeout_ms
     quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
     QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
+    // reorg_watch_s: how long an invoice whose in-time money was reversed stays open for it to come back;
+    // default: reorg_depth block intervals of the asset (reorgWatch()).
+    std::optional<Seconds> reorgWatchOverride;
+    // start_height: where the very first poll of a wallet (no cursor yet) begins; default: a lookback from the
+    // tip (about a week of blocks), so no single answer carries a long history.
+    std::optional<quint64> startHeight;
+    QString daemonRpcUrl;            // daemon_rpc_url (Monero): the wallet's monerod, for chain facts
+
+    std::chrono::milliseconds reorgWatch() const;
 };
 
 // [rates]: where the exchange rate for a new invoice comes from (engine/rates/rateprovider.h).

@@ -3,6 +3,7 @@
 #include "asset.h"
 #include "decimal.h"
 #include "rateprovider.h"
+#include "walletpoller.h"
 
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -22,34 +23,16 @@ using namespace std::chrono_literals;
 
 namespace {
 constexpr int ChangeCheckMs = 1000;
-constexpr int MaxBackoffMs = 60'000;
-constexpr int DownAfterFailures = 3;
-// What a backend shows while another engine on the same database polls its wallet (plain English: the
-// engine's strings are not translated).
-const QString StandbyMessage = QStringLiteral("another engine is polling this wallet");
+// A wallet that keeps handing out addresses invoices already have is asked this often, then the creation fails.
+constexpr int MaxAddressAttempts = 1000;
 } // namespace
-
-// One wallet backend and everything the engine tracks about it.
-struct BackendSlot
-{
-    AssetConfig config;
-    WalletBackend *backend = nullptr;
-    QTimer *pollTimer = nullptr;
-    BackendStatus status;
-    quint64 inflight = 0;             // request id of the poll under way, 0 when idle
-    TimePoint inflightStartedAt{};    // when the poll under way was sent
-    quint64 inflightFrom = 0;
-    int failures = 0;
-    bool caughtUp = false;            // a poll has completed since start
-    std::optional<TimePoint> lastCompletedPollStart; // everything seen before this instant is in the store
-    bool leaseHeld = false;           // this engine polls the wallet (Store::tryAcquireBackendLease)
-};
 
 struct PendingCreation
 {
     CreateInvoiceRequest request;
     NewInvoice invoice;
     QString asset;
+    int attempts = 1; // address requests so far (a restored wallet hands out subaddresses again)
 };
 
 struct Engine::Private
@@ -64,7 +47,7 @@ struct Engine::Private
     std::unique_ptr<RateProvider> rates; // the [rates] source; uses nam, so it goes before it
     QTimer *boundaryTimer = nullptr;
     QTimer *changeTimer = nullptr;
-    std::vector<std::unique_ptr<BackendSlot>> backends;
+    std::vector<std::unique_ptr<WalletPoller>> backends; // one per enabled asset; each owns nothing of its backend
     std::map<quint64, PendingCreation> creations; // internal request id -> creation waiting for an address
     quint64 nextRequest = 1;
     qint64 lastChangeToken = -1;
@@ -74,25 +57,20 @@ struct Engine::Private
     bool polling = true;
 
     TimePoint now() const { return clock->now(); }
-    BackendSlot *slotFor(const QString &asset)
+    WalletPoller *slotFor(const QString &asset)
     {
         for (auto &s : backends)
-            if (s->config.asset.compare(asset, Qt::CaseInsensitive) == 0)
+            if (s->config().asset.compare(asset, Qt::CaseInsensitive) == 0)
                 return s.get();
         return nullptr;
     }
 
     bool ensureStore();
     void storeFailed(const StoreError &error);
-    bool holdLease(BackendSlot &slot);
-    void standBy(BackendSlot &slot);
-    void schedulePoll(BackendSlot &slot, int delayMs);
-    void poll(BackendSlot &slot);
-    void onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot);
-    void onPollFailed(BackendSlot &slot, quint64 requestId, const QString &error);
-    void setHealth(BackendSlot &slot, BackendHealth health, const QString &error);
+    bool holdLease(WalletPoller &slot);
+    WalletPoller::Host pollerHost();
+    void onAddressAllocated(WalletPoller &slot, quint64 id, const QString &address, std::optional<quint64> index);
     void emitOpenRefunds();
-    void expireWhatIsDue();
     void armBoundaryTimer();
     void publishOutcomes(const QList<RecordOutcome> &outcomes);
     void checkForChanges();
@@ -109,7 +87,7 @@ Engine::~Engine()
 {
     // Backends hold requests on the network manager: they go first, then the manager.
     for (auto &slot : d->backends)
-        delete slot->backend;
+        delete slot->backend();
     d->backends.clear();
     d->rates.reset();
     delete d->nam;
@@ -162,13 +140,16 @@ void Engine::start()
     d->boundaryTimer->setSingleShot(true);
     d->boundaryTimer->setTimerType(Qt::PreciseTimer);
     connect(d->boundaryTimer, &QTimer::timeout, this, [this] {
-        // A boundary passed: poll first, so deposits first seen in time are recorded before the expiry.
-        pollNow();
-        d->expireWhatIsDue();
+        // A boundary passed: a poll that starts now is what may close its invoice (the sweep follows every
+        // completed poll). A failing wallet keeps its backoff.
+        if (d->polling)
+            for (auto &slot : d->backends)
+                slot->pollIfHealthy();
+        d->armBoundaryTimer();
     });
     connect(d->clock, &Clock::jumped, this, [this] {
         pollNow();
-        d->expireWhatIsDue();
+        d->armBoundaryTimer();
     }, Qt::QueuedConnection);
     d->changeTimer = new QTimer(this);
     d->changeTimer->setInterval(ChangeCheckMs);
@@ -222,66 +203,22 @@ void Engine::start()
                     addresses << p.address;
                 return addresses;
             }});
-        auto slot = std::make_unique<BackendSlot>();
-        slot->config = a;
-        slot->backend = backend;
-        slot->status.backend = backend->backendId();
-        slot->status.asset = a.asset;
-        slot->status.health = BackendHealth::Degraded;
-        slot->status.lastError = tr("connecting");
-        slot->pollTimer = new QTimer(this);
-        slot->pollTimer->setSingleShot(true);
-        BackendSlot *raw = slot.get();
-        connect(slot->pollTimer, &QTimer::timeout, this, [this, raw] { d->poll(*raw); });
-        connect(backend, &WalletBackend::polled, this,
-                [this, raw](quint64 id, const WalletSnapshot &s) { d->onPolled(*raw, id, s); });
+        auto slot = std::make_unique<WalletPoller>(a, backend, d->clock, d->pollerHost(), this);
+        WalletPoller *raw = slot.get();
+        connect(raw, &WalletPoller::statusChanged, this, &Engine::backendStatusChanged);
         connect(backend, &WalletBackend::requestFailed, this, [this, raw](quint64 id, const QString &error) {
-            if (id == raw->inflight)
-                d->onPollFailed(*raw, id, error);
-            else if (d->creations.count(id)) {
-                const auto req = d->creations.at(id).request;
-                d->creations.erase(id);
-                Q_EMIT invoiceCreationFailed(req.requestId, tr("%1 wallet: %2").arg(raw->config.asset, error));
-            }
+            if (!d->creations.count(id))
+                return; // a poll's: the poller handles it
+            const auto req = d->creations.at(id).request;
+            d->creations.erase(id);
+            Q_EMIT invoiceCreationFailed(req.requestId, tr("%1 wallet: %2").arg(raw->config().asset, error));
         });
         connect(backend, &WalletBackend::addressAllocated, this,
-                [this](quint64 id, const QString &address, std::optional<quint64> index) {
-                    auto it = d->creations.find(id);
-                    if (it == d->creations.end())
-                        return;
-                    PendingCreation pending = std::move(it->second);
-                    d->creations.erase(it);
-                    pending.invoice.address = address;
-                    pending.invoice.addressIndex = index;
-                    // The windows start now, when the customer can first see the address.
-                    const TimePoint now = d->now();
-                    const InvoiceTerms &t = pending.invoice.terms;
-                    auto terms = makeTerms(t.required, t.tolerance, now,
-                                           std::chrono::duration_cast<Seconds>(t.quoteExpiresAt - t.createdAt),
-                                           std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt),
-                                           t.minConfirmations);
-                    pending.invoice.terms = *terms;
-                    if (!d->ensureStore()) {
-                        Q_EMIT invoiceCreationFailed(pending.request.requestId, tr("the database is unreachable"));
-                        return;
-                    }
-                    auto id2 = d->store->createInvoice(pending.invoice, now);
-                    if (!id2) {
-                        d->storeFailed(id2.error());
-                        Q_EMIT invoiceCreationFailed(pending.request.requestId, id2.error().message);
-                        return;
-                    }
-                    auto record = d->store->invoice(*id2);
-                    if (!record) {
-                        Q_EMIT invoiceCreationFailed(pending.request.requestId, record.error().message);
-                        return;
-                    }
-                    Q_EMIT invoiceCreated(pending.request.requestId, *record);
-                    Q_EMIT invoicesChanged({*record});
-                    d->armBoundaryTimer();
+                [this, raw](quint64 id, const QString &address, std::optional<quint64> index) {
+                    d->onAddressAllocated(*raw, id, address, index);
                 });
         d->backends.push_back(std::move(slot));
-        Q_EMIT backendStatusChanged(raw->status);
+        Q_EMIT backendStatusChanged(raw->status());
     }
 
     d->running = true;
@@ -289,10 +226,11 @@ void Engine::start()
     d->lastChangeScan = toQDateTime(d->now());
     d->changeTimer->start();
     if (d->polling) {
-        // Catch up on every wallet's history first; the expiry sweep follows each completed poll.
+        // Catch up on every wallet's history first; the expiry sweep of each asset follows its completed polls.
+        // An asset without a wallet here is expired by the engine that polls its wallet, never by this one.
         for (auto &slot : d->backends)
-            d->poll(*slot);
-        d->expireWhatIsDue(); // assets without a backend expire on the clock alone
+            slot->pollNow();
+        d->armBoundaryTimer();
     }
     Q_EMIT started(d->store->describe());
 }
@@ -303,13 +241,11 @@ void Engine::stop()
         return;
     d->running = false;
     for (auto &slot : d->backends)
-        slot->pollTimer->stop();
+        slot->stop();
     d->boundaryTimer->stop();
     d->changeTimer->stop();
-    for (auto &slot : d->backends) {
-        delete slot->pollTimer;
-        delete slot->backend; // aborts its requests, before the network manager goes
-    }
+    for (auto &slot : d->backends)
+        delete slot->backend(); // aborts its requests, before the network manager goes
     d->backends.clear();
     d->creations.clear();
     d->rates.reset();
@@ -327,10 +263,10 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
     const Asset *asset = findAsset(request.asset.toStdString());
     if (!asset)
         return fail(tr("unknown asset %1").arg(request.asset));
-    BackendSlot *slot = d->slotFor(request.asset);
+    WalletPoller *slot = d->slotFor(request.asset);
     if (!slot)
         return fail(tr("no wallet is configured for %1").arg(request.asset));
-    const AssetConfig &cfg = slot->config;
+    const AssetConfig &cfg = slot->config();
 
     NewInvoice invoice;
     invoice.asset = QString::fromStdString(asset->code);
@@ -382,7 +318,7 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
     QString label = QStringLiteral("settledesk");
     if (!request.orderRef.isEmpty())
         label += QStringLiteral(" order ") + request.orderRef;
-    slot->backend->allocateAddress(internal, label);
+    slot->backend()->allocateAddress(internal, label);
 }
 
 void Engine::loadInvoices(quint64 requestId, const InvoiceFilter &filter)
@@ -422,11 +358,10 @@ void Engine::loadRefunds(quint64 requestId)
 
 void Engine::pollNow()
 {
-    if (!d->polling)
+    if (!d->polling || !d->running)
         return;
     for (auto &slot : d->backends)
-        if (!slot->inflight)
-            d->poll(*slot);
+        slot->pollNow();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -449,13 +384,9 @@ bool Engine::Private::ensureStore()
     databaseOk = true;
     lastChangeToken = -1;
     // The old connection's wallet leases ended with it (the server released them, and another engine may
-    // hold them now): take them again before the next poll, and expire nothing until a poll under the new
-    // lease has completed.
-    for (auto &slot : backends) {
-        if (slot->leaseHeld)
-            slot->lastCompletedPollStart.reset();
+    // hold them now): take them again before the next poll.
+    for (auto &slot : backends)
         slot->leaseHeld = false;
-    }
     Q_EMIT q->databaseStatusChanged(true, store->describe());
     return true;
 }
@@ -470,34 +401,31 @@ void Engine::Private::storeFailed(const StoreError &error)
 }
 
 // Several engines may share one PostgreSQL database and watch the same wallet: only the holder of the
-// wallet's lease polls it and records what it reports; the others stand by and ask again every poll
-// interval, so when the holder dies (its connection ends and the server frees the lock) one of them takes
-// over within about one poll interval. Leases are taken in backend-id order, each only together with every
-// one before it: two engines never split the wallets between them, which would stall expiry in both (an
-// engine expires invoices only once a poll of every wallet has completed, see expireWhatIsDue).
-bool Engine::Private::holdLease(BackendSlot &slot)
+// wallet's lease polls it, records what it reports and sweeps its asset's expired invoices; the others stand
+// by and ask again every poll interval, so when the holder dies (its connection ends and the server frees the
+// lock) one of them takes over within about one poll interval. Leases are taken in backend-id order, each only
+// together with every one before it, so one engine polls all wallets of a shared configuration.
+bool Engine::Private::holdLease(WalletPoller &slot)
 {
-    std::vector<BackendSlot *> order;
+    std::vector<WalletPoller *> order;
     for (auto &s : backends)
         order.push_back(s.get());
-    std::ranges::sort(order, [](const BackendSlot *a, const BackendSlot *b) {
-        return a->status.backend < b->status.backend;
-    });
-    for (BackendSlot *s : order) {
-        auto held = store->tryAcquireBackendLease(s->status.backend);
+    std::ranges::sort(order, [](const WalletPoller *a, const WalletPoller *b) { return a->backendId() < b->backendId(); });
+    for (WalletPoller *s : order) {
+        auto held = store->tryAcquireBackendLease(s->backendId());
         if (!held) {
             storeFailed(held.error());
             return false;
         }
         if (!*held) {
-            standBy(*s);
+            s->standBy(store.get());
             if (s != &slot)
-                standBy(slot);
+                slot.standBy(store.get());
             return false;
         }
         if (!s->leaseHeld) {
             s->leaseHeld = true;
-            qCInfo(lcEngine) << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
+            qCInfo(lcEngine) << s->config().asset << "wallet lease taken: this engine polls" << s->backendId();
         }
         if (s == &slot)
             return true;
@@ -505,165 +433,83 @@ bool Engine::Private::holdLease(BackendSlot &slot)
     return false; // not reached: the slot is one of the backends
 }
 
-void Engine::Private::standBy(BackendSlot &slot)
+WalletPoller::Host Engine::Private::pollerHost()
 {
-    if (slot.leaseHeld)
-        slot.lastCompletedPollStart.reset(); // polls of this engine no longer vouch for what is stored
-    slot.leaseHeld = false;
-    if (slot.status.health == BackendHealth::Standby)
+    WalletPoller::Host host;
+    host.store = [this]() -> Store * { return ensureStore() ? store.get() : nullptr; };
+    host.holdLease = [this](WalletPoller &slot) { return holdLease(slot); };
+    host.storeFailed = [this](const StoreError &e) { storeFailed(e); };
+    host.publish = [this](const QList<RecordOutcome> &outcomes) { publishOutcomes(outcomes); };
+    host.nextRequestId = [this] { return nextRequest++; };
+    return host;
+}
+
+void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const QString &address,
+                                         std::optional<quint64> index)
+{
+    auto it = creations.find(id);
+    if (it == creations.end())
         return;
-    // Show how far the polling engine got: the height it stored.
-    if (auto cursor = store->cursor(slot.status.backend); cursor && *cursor)
-        slot.status.chainHeight = (*cursor)->height;
-    setHealth(slot, BackendHealth::Standby, StandbyMessage);
-}
-
-void Engine::Private::schedulePoll(BackendSlot &slot, int delayMs)
-{
-    if (running && polling)
-        slot.pollTimer->start(delayMs);
-}
-
-void Engine::Private::poll(BackendSlot &slot)
-{
-    if (slot.inflight)
-        return; // one request at a time per wallet; the answer re-arms the timer
-    slot.pollTimer->stop();
+    PendingCreation pending = std::move(it->second);
+    creations.erase(it);
     if (!ensureStore()) {
-        schedulePoll(slot, std::min(MaxBackoffMs, slot.config.pollIntervalMs * 4));
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, tr("the database is unreachable"));
         return;
     }
-    if (!holdLease(slot)) {
-        schedulePoll(slot, slot.config.pollIntervalMs);
-        return;
-    }
-    auto cursor = store->cursor(slot.backend->backendId());
-    if (!cursor) {
-        storeFailed(cursor.error());
-        schedulePoll(slot, slot.config.pollIntervalMs);
-        return;
-    }
-    // Re-examine the last blocks on every poll so reorgs and confirmations are seen; enough of them to
-    // follow a deposit until it has the confirmations the asset requires.
-    const quint64 depth = std::max<quint64>(slot.config.reorgDepth, quint64(slot.config.minConfirmations) + 1);
-    const quint64 cursorHeight = *cursor ? (*cursor)->height : 0;
-    slot.inflightFrom = cursorHeight > depth ? cursorHeight - depth : 0;
-    slot.inflight = nextRequest++;
-    slot.inflightStartedAt = now();
-    slot.backend->poll(slot.inflight, slot.inflightFrom);
-}
-
-void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const WalletSnapshot &snapshot)
-{
-    if (requestId != slot.inflight)
-        return;
-    slot.inflight = 0;
-    const TimePoint pollStart = slot.inflightStartedAt;
-    // The lease is confirmed on the connection that records: had it been lost while the wallet answered
-    // (the connection dropped, another engine took over), this engine records nothing.
-    if (!ensureStore() || !holdLease(slot)) {
-        schedulePoll(slot, slot.config.pollIntervalMs);
-        return;
-    }
-    const TimePoint t = now();
-    QList<RecordOutcome> outcomes;
-    // 1. Everything the wallet reports, in one transaction.
-    auto recorded = store->recordObservations(snapshot.transfers, t);
-    if (!recorded) {
-        storeFailed(recorded.error());
-        setHealth(slot, BackendHealth::Degraded, tr("database: %1").arg(recorded.error().message));
-        schedulePoll(slot, slot.config.pollIntervalMs);
-        return;
-    }
-    outcomes += *recorded;
-    QString inconsistent; // the wallet contradicted what it reported before: nothing recorded, a person must look
-    for (const RecordOutcome &o : *recorded)
-        if (o.kind == RecordOutcome::Rejected) {
-            qCWarning(lcEngine) << slot.config.asset << "wallet reported an inconsistent deposit:" << o.message;
-            if (inconsistent.isEmpty())
-                inconsistent = tr("the wallet reported an inconsistent deposit: %1").arg(o.message);
+    // A wallet restored from its keys knows fewer subaddresses than it handed out (a rebuilt cache forgets the
+    // unused ones), so it may hand out one an invoice already has: ask for the next until it is fresh. Pool
+    // addresses (USDT) serve one invoice after another by design.
+    if (pending.asset != QLatin1String("USDT")) {
+        auto holder = store->invoiceWithAddress(pending.asset, address);
+        if (!holder) {
+            storeFailed(holder.error());
+            Q_EMIT q->invoiceCreationFailed(pending.request.requestId, holder.error().message);
+            return;
         }
-
-    // 2. What the store holds in the re-examined range but the wallet no longer reports was dropped or
-    //    reorged out.
-    std::set<DepositKey> present;
-    for (const Observation &o : snapshot.transfers)
-        present.insert(o.key);
-    auto known = store->depositsAbove(slot.config.asset, snapshot.fromHeight);
-    if (!known) {
-        storeFailed(known.error());
-        schedulePoll(slot, slot.config.pollIntervalMs);
-        return;
-    }
-    for (const DepositRecord &r : *known) {
-        if (r.deposit.status == DepositStatus::Reversed || present.count(r.deposit.key))
-            continue;
-        auto reversed = store->reverseDeposit(slot.config.asset, r.deposit.key, t);
-        if (!reversed) {
-            storeFailed(reversed.error());
-            continue;
+        if (*holder) {
+            if (pending.attempts >= MaxAddressAttempts) {
+                Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
+                                                tr("the %1 wallet handed out %2 addresses that invoices already have; check "
+                                                   "the wallet (was it restored from its keys?)")
+                                                    .arg(pending.asset)
+                                                    .arg(pending.attempts));
+                return;
+            }
+            qCWarning(lcEngine).noquote() << pending.asset << "wallet handed out" << address
+                                          << (index ? QStringLiteral("(index %1)").arg(*index) : QString())
+                                          << "which invoice" << **holder
+                                          << "already has (a wallet restored from its keys forgets unused addresses):"
+                                             " asking for the next one";
+            ++pending.attempts;
+            const quint64 again = nextRequest++;
+            const QString label = QStringLiteral("settledesk") +
+                                  (pending.request.orderRef.isEmpty() ? QString() : QStringLiteral(" order ") + pending.request.orderRef);
+            creations[again] = std::move(pending);
+            slot.backend()->allocateAddress(again, label);
+            return;
         }
-        qCInfo(lcEngine) << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
-        outcomes.push_back(*reversed);
     }
-
-    // 3. The cursor moves only after everything above is stored: a crash repeats the poll, never skips it.
-    auto saved = store->setCursor(WalletCursor{slot.backend->backendId(), snapshot.chainHeight, snapshot.tipHash});
-    if (!saved)
-        storeFailed(saved.error());
-
-    slot.failures = 0;
-    slot.caughtUp = true;
-    slot.lastCompletedPollStart = pollStart;
-    slot.status.chainHeight = snapshot.chainHeight;
-    slot.status.lastSuccess = toQDateTime(t);
-    setHealth(slot, inconsistent.isEmpty() ? BackendHealth::Ok : BackendHealth::Degraded, inconsistent);
-    publishOutcomes(outcomes);
-    expireWhatIsDue();
-    schedulePoll(slot, slot.config.pollIntervalMs);
-}
-
-void Engine::Private::onPollFailed(BackendSlot &slot, quint64, const QString &error)
-{
-    slot.inflight = 0;
-    ++slot.failures;
-    const bool auth = error.contains(QLatin1String("authentication"), Qt::CaseInsensitive);
-    setHealth(slot, auth || slot.failures >= DownAfterFailures ? BackendHealth::Down : BackendHealth::Degraded, error);
-    const int backoff = std::min<qint64>(MaxBackoffMs, qint64(slot.config.pollIntervalMs) << std::min(slot.failures, 10));
-    schedulePoll(slot, backoff);
-}
-
-void Engine::Private::setHealth(BackendSlot &slot, BackendHealth health, const QString &error)
-{
-    const bool changed = slot.status.health != health || slot.status.lastError != error;
-    slot.status.health = health;
-    slot.status.lastError = error;
-    if (!error.isEmpty())
-        qCWarning(lcEngine) << slot.config.asset << name(health).data() << error;
-    if (changed || health == BackendHealth::Ok)
-        Q_EMIT q->backendStatusChanged(slot.status);
-}
-
-// Expires the invoices whose hard boundary has passed — but only up to the start of the latest completed
-// poll of every wallet: a deposit first seen in time but not yet fetched must not find its invoice expired.
-void Engine::Private::expireWhatIsDue()
-{
-    if (!running || !polling || !ensureStore())
-        return;
-    TimePoint horizon = now();
-    for (auto &slot : backends) {
-        if (!slot->lastCompletedPollStart) {
-            armBoundaryTimer();
-            return; // still catching up on this wallet's history
-        }
-        horizon = std::min(horizon, *slot->lastCompletedPollStart);
-    }
-    auto expired = store->expireDue(horizon);
-    if (!expired) {
-        storeFailed(expired.error());
+    pending.invoice.address = address;
+    pending.invoice.addressIndex = index;
+    // The windows start now, when the customer can first see the address.
+    const TimePoint at = now();
+    const InvoiceTerms &t = pending.invoice.terms;
+    auto terms = makeTerms(t.required, t.tolerance, at, std::chrono::duration_cast<Seconds>(t.quoteExpiresAt - t.createdAt),
+                           std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt), t.minConfirmations);
+    pending.invoice.terms = *terms;
+    auto created = store->createInvoice(pending.invoice, at);
+    if (!created) {
+        storeFailed(created.error());
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, created.error().message);
         return;
     }
-    publishOutcomes(*expired);
+    auto record = store->invoice(*created);
+    if (!record) {
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, record.error().message);
+        return;
+    }
+    Q_EMIT q->invoiceCreated(pending.request.requestId, *record);
+    Q_EMIT q->invoicesChanged({*record});
     armBoundaryTimer();
 }
 
@@ -677,14 +523,14 @@ void Engine::Private::armBoundaryTimer()
         storeFailed(next.error());
         return;
     }
-    if (!*next) {
+    // Only boundaries still ahead: an overdue invoice closes after the next completed poll of its wallet (each
+    // one sweeps), never on a recheck timer that would poll a failing wallet past its backoff.
+    if (!*next || **next <= t) {
         boundaryTimer->stop();
         return;
     }
     const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(**next - t).count();
-    // A boundary already past belongs to an invoice whose expiry waits for a completed poll (each poll's
-    // completion sweeps again): recheck gently instead of spinning while a wallet is slow or down.
-    boundaryTimer->start(wait < 0 ? 1000 : int(std::min<qint64>(wait + 1, 3'600'000)));
+    boundaryTimer->start(int(std::min<qint64>(wait + 1, 3'600'000)));
 }
 
 void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)

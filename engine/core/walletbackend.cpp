@@ -11,6 +11,7 @@ std::string_view name(BackendHealth health)
     case BackendHealth::Degraded: return "degraded";
     case BackendHealth::Down: return "down";
     case BackendHealth::Standby: return "standby";
+    case BackendHealth::Syncing: return "syncing";
     }
     return "unknown";
 }
@@ -21,6 +22,12 @@ void WalletBackend::listIncoming(quint64 requestId)
     QTimer::singleShot(0, this, [this, requestId] {
         Q_EMIT requestFailed(requestId, QStringLiteral("%1: listing incoming transfers is not supported").arg(backendId()));
     });
+}
+
+void WalletBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
+{
+    const QList<ChainEvidence> nothing(deposits.size());
+    QTimer::singleShot(0, this, [this, requestId, nothing] { Q_EMIT vanishedChecked(requestId, nothing); });
 }
 
 } // namespace sd

@@ -16,8 +16,10 @@
 namespace sd {
 
 // Standby: another engine on the same PostgreSQL database holds this wallet's lease and polls it; this one
-// waits to take over (nothing is wrong).
-enum class BackendHealth : std::uint8_t { Ok, Degraded, Down, Standby };
+// waits to take over (nothing is wrong). Syncing: the wallet or its node is below what was recorded, far
+// behind its node, or says it is syncing (a rescan, a rebuilt cache, a reindex, a lagging endpoint): until it
+// has caught up nothing of its asset is reversed or expired and its cursor does not move.
+enum class BackendHealth : std::uint8_t { Ok, Degraded, Down, Standby, Syncing };
 std::string_view name(BackendHealth health);
 
 struct BackendStatus
@@ -39,6 +41,23 @@ struct WalletSnapshot
     quint64 chainHeight = 0; // the wallet's height (block count) when it answered
     QString tipHash;         // where the backend knows it
     QList<Observation> transfers;
+    // The block time of the tip the snapshot is complete up to (block chainHeight - 1): with the poll's start it
+    // makes the asset's expiry horizon. Empty when the backend cannot tell; then nothing of the asset expires.
+    std::optional<TimePoint> tipTime;
+    std::optional<quint64> nodeHeight; // the node's own height (block count), where the backend asks its node
+    bool nodeSyncing = false;          // the node or wallet reports that it is syncing / rescanning
+    QString syncDetail;                // what it said, for the status line
+    // Deposits the wallet reports that cannot be recorded (e.g. a token transfer beyond 64 bits): they wait,
+    // quarantined, for a person, and the rest of the snapshot is recorded as usual.
+    QList<QuarantinedDeposit> quarantined;
+};
+
+// A stored deposit that the wallet no longer lists, as the engine asks the backend about it.
+struct VanishedDeposit
+{
+    DepositKey key;
+    std::optional<quint64> height; // empty: it was in the pool
+    QString blockHash;             // the hash of its block when it was recorded (may be empty)
 };
 
 // Receive addresses for a backend whose wallet cannot derive one per invoice (ERC-20 tokens): the engine
@@ -70,12 +89,17 @@ public:
     // any height, and the pool), one Observation per deposit key; answers with incomingListed or
     // requestFailed. The default answers requestFailed "not supported" (a backend without the listing).
     virtual void listIncoming(quint64 requestId);
+    // Asks the node what became of deposits the wallet no longer lists (chainwatch.h ChainEvidence, one per
+    // deposit, in order); answers with vanishedChecked or requestFailed. The default knows nothing (every
+    // answer NotAsked): such a backend never proves a reversal.
+    virtual void checkVanished(quint64 requestId, const QList<sd::VanishedDeposit> &deposits);
 
 Q_SIGNALS:
     void addressAllocated(quint64 requestId, const QString &address, std::optional<quint64> index);
     void polled(quint64 requestId, const sd::WalletSnapshot &snapshot);
     void requestFailed(quint64 requestId, const QString &error);
     void incomingListed(quint64 requestId, const QList<sd::Observation> &transfers);
+    void vanishedChecked(quint64 requestId, const QList<sd::ChainEvidence> &evidence);
 };
 
 } // namespace sd

@@ -697,12 +697,14 @@ StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address,
 
 StoreResult<std::optional<TimePoint>> SqlStore::nextBoundary(TimePoint now)
 {
-    // The domain's nextBoundary for every open invoice: its quote boundary while that is ahead, else just past
-    // its hard boundary (which may already be behind `now` for an overdue invoice: then it is due at once).
+    // The domain's nextBoundary for every open invoice, where it is still ahead of `now`: its quote boundary
+    // while that is ahead, else just past its hard boundary. An overdue invoice has none: it closes after the
+    // next completed poll of its wallet (the sweep), whenever that comes.
     auto row = m_session.selectOne(
-        QStringLiteral("SELECT MIN(CASE WHEN quote_expires_at > :now THEN quote_expires_at ELSE grace_expires_at + 1 END)"
+        QStringLiteral("SELECT MIN(CASE WHEN quote_expires_at > :now THEN quote_expires_at"
+                       " WHEN grace_expires_at + 1 > :now2 THEN grace_expires_at + 1 END)"
                        " FROM invoices WHERE state IN ('awaiting_payment', 'partially_paid')"),
-        {{QStringLiteral(":now"), toMs(now)}});
+        {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":now2"), toMs(now)}});
     if (!row)
         return std::unexpected(row.error());
     const QVariant v = (*row)->value(0);

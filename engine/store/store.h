@@ -301,7 +301,8 @@ public:
     // by whichever engine polled) get the clock at that horizon, with `reorgWatch` (see ClockTick). Nothing
     // when no poll of the asset's wallet has completed. `now` is the time of the writes.
     virtual StoreResult<QList<RecordOutcome>> sweepExpired(const QString &asset, Milliseconds reorgWatch, TimePoint now) = 0;
-    // The earliest boundary of any open invoice after `now` (for the engine's single timer).
+    // The earliest boundary of any open invoice after `now` (for the engine's single timer); overdue invoices
+    // have none (they close at the sweep after their wallet's next completed poll).
     virtual StoreResult<std::optional<TimePoint>> nextBoundary(TimePoint now) = 0;
     // Deposits of an asset that a reorg or a mempool drop could still take away: in the pool, or mined
     // above `height`. The engine compares them with what the wallet still reports.

@@ -58,6 +58,7 @@ void TestClockJumps::init()
     m_engine->setBackendFactory([this](const AssetConfig &a, QNetworkAccessManager *, QObject *parent) {
         m_backend = new ScriptedBackend(a.asset, parent);
         m_backend->standing.chainHeight = 10;
+        m_backend->tipClock = m_clock.get(); // its newest block is always fresh: the horizon is the poll's start
         return m_backend.data();
     });
     QSignalSpy status(m_engine.get(), &Engine::backendStatusChanged);

@@ -231,6 +231,15 @@ private Q_SLOTS:
         QVERIFY2(h->text().startsWith(QStringLiteral("XMR: standby · height 3,141,592")), qPrintable(h->text()));
         QVERIFY(h->toolTip().contains(QStringLiteral("Another engine on this database polls this wallet")));
         QVERIFY(!h->toolTip().contains(QStringLiteral("Last error")));
+        // The wallet rescans: syncing, with what it said.
+        s.health = BackendHealth::Syncing;
+        s.lastError = QStringLiteral("the wallet answers for height 120, below the 3141592 already recorded");
+        w.handleBackendStatus(s);
+        QCOMPARE(h->health(), BackendHealth::Syncing);
+        QVERIFY2(h->text().startsWith(QStringLiteral("XMR: syncing · height 3,141,592")), qPrintable(h->text()));
+        QVERIFY(h->toolTip().contains(QStringLiteral("no invoice expires")));
+        QVERIFY(h->toolTip().contains(QStringLiteral("below the 3141592 already recorded")));
+        QVERIFY(!h->toolTip().contains(QStringLiteral("Last error")));
         w.handleDatabaseStatus(false, QStringLiteral("could not connect to server"));
         QCOMPARE(w.databaseIndicator()->text(), QStringLiteral("Database unreachable"));
         QVERIFY(w.databaseIndicator()->toolTip().contains(QStringLiteral("could not connect to server")));
