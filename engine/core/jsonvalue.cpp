@@ -1,5 +1,7 @@
 #include "jsonvalue.h"
 
+#include <QSet>
+
 #include <QStringDecoder>
 
 #include <algorithm>
@@ -270,11 +272,14 @@ private:
         if (depth > m_maxDepth)
             return fail(QStringLiteral("nested deeper than %1 levels").arg(m_maxDepth));
         ++m_pos;
-        JsonValue object = JsonValue::object();
+        // Members are collected and the duplicate check is a hash lookup: an object of n members costs O(n),
+        // whatever a hostile peer sends (JsonValue::insert and find are linear scans, fine for building requests).
+        std::vector<JsonValue::Member> members;
+        QSet<QString> names;
         skipSpace();
         if (!atEnd() && peek() == '}') {
             ++m_pos;
-            return object;
+            return JsonValue::object();
         }
         while (true) {
             skipSpace();
@@ -285,8 +290,9 @@ private:
             auto key = parseString();
             if (!key)
                 return std::unexpected(key.error());
-            if (object.find(*key))
+            if (names.contains(*key))
                 return fail(QStringLiteral("duplicate member \"%1\"").arg(*key));
+            names.insert(*key);
             skipSpace();
             if (atEnd())
                 return fail(QStringLiteral("unterminated object"));
@@ -297,7 +303,7 @@ private:
             auto value = parseValue(depth);
             if (!value)
                 return value;
-            object.insert(*key, std::move(*value));
+            members.emplace_back(std::move(*key), std::move(*value));
             skipSpace();
             if (atEnd())
                 return fail(QStringLiteral("unterminated object"));
@@ -307,7 +313,7 @@ private:
             }
             if (peek() == '}') {
                 ++m_pos;
-                return object;
+                return JsonValue::object(std::move(members));
             }
             return fail(QStringLiteral("expected ',' or '}' in an object"));
         }

@@ -103,3 +103,6 @@ Q_SIGNALS:
 };
 
 } // namespace sd
+
+Q_DECLARE_METATYPE(sd::ChainEvidence)
+Q_DECLARE_METATYPE(sd::VanishedDeposit)

@@ -17,6 +17,13 @@ std::optional<Milliseconds> excessiveClockSkew(std::span<const TimePoint> poolTi
     return worst;
 }
 
+TimePoint latestCreationFor(TimePoint blockTime, std::chrono::seconds blockInterval) { return blockTime + blockInterval; }
+
+bool minedBeforeCreation(TimePoint blockTime, TimePoint createdAt, std::chrono::seconds blockInterval)
+{
+    return createdAt > latestCreationFor(blockTime, blockInterval);
+}
+
 std::string_view name(SyncState state)
 {
     switch (state) {

@@ -29,6 +29,13 @@ inline constexpr Milliseconds MaxClockSkew{30'000};
 // when it does by more than MaxClockSkew.
 std::optional<Milliseconds> excessiveClockSkew(std::span<const TimePoint> poolTimes, TimePoint observedAt);
 
+// A transfer to a pool address (one address serving invoice after invoice) belongs to an invoice only if it
+// was not mined before that invoice was created. Block times are coarse (whole seconds) and may precede the
+// moment the block exists (Ethereum's slot time): within one block interval before the creation it counts.
+bool minedBeforeCreation(TimePoint blockTime, TimePoint createdAt, std::chrono::seconds blockInterval);
+// The latest creation time of an invoice that a transfer mined at `blockTime` can belong to.
+TimePoint latestCreationFor(TimePoint blockTime, std::chrono::seconds blockInterval);
+
 // ---- wallet and node heights ----
 
 // A wallet further behind its node than this after a refresh is catching up (rescanning, rebuilt cache).

@@ -1,5 +1,7 @@
 #include "erc20backend.h"
 
+#include "chainwatch.h"
+
 #include <QMap>
 #include <QRegularExpression>
 #include <QSet>
@@ -29,6 +31,7 @@ struct Erc20Backend::PollRun
     QStringList recipients;            // lower case, sorted
     QList<Erc20Transfer> transfers;
     QMap<quint64, Erc20Block> blocks;
+    std::optional<QString> syncing; // eth_syncing's answer when the node syncs
 };
 
 Erc20Backend::Erc20Backend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
@@ -109,20 +112,27 @@ void Erc20Backend::start(quint64 requestId, quint64 fromHeight, bool wholeChain)
     run->recipients = run->addresses.keys();
     std::sort(run->recipients.begin(), run->recipients.end());
 
-    m_client->blockNumber([this, run](RpcResult<quint64> head) {
-        if (!head)
-            return Q_EMIT requestFailed(run->requestId, head.error().message);
-        run->head = *head;
-        // No cursor yet: start a bounded way back instead of at genesis. The snapshot then claims
-        // completeness only for what was scanned.
-        if (!run->wholeChain && run->fromHeight == 0 && run->head > MaxBlocksPerPoll)
-            run->fromHeight = run->head - MaxBlocksPerPoll;
-        // A node behind the cursor (restarted from an older state, or reorganised to a shorter chain): scan
-        // what it has, so what vanished is reversed.
-        run->fromHeight = std::min(run->fromHeight, run->head);
-        run->to = run->wholeChain ? run->head : std::min(run->head, run->fromHeight + MaxBlocksPerPoll);
-        run->next = run->fromHeight + 1;
-        scanNext(run);
+    m_client->syncing([this, run](RpcResult<std::optional<QString>> syncing) {
+        if (!syncing)
+            return Q_EMIT requestFailed(run->requestId, syncing.error().message);
+        run->syncing = *syncing;
+        m_client->blockNumber([this, run](RpcResult<quint64> head) {
+            if (!head)
+                return Q_EMIT requestFailed(run->requestId, head.error().message);
+            run->head = *head;
+            // No cursor yet: start at start_height or a bounded way back instead of at genesis. The snapshot then
+            // claims completeness only for what was scanned.
+            if (!run->wholeChain && run->fromHeight == 0)
+                run->fromHeight = m_config.startHeight ? std::min(*m_config.startHeight, run->head)
+                                                       : (run->head > MaxBlocksPerPoll ? run->head - MaxBlocksPerPoll : 0);
+            // A node behind the cursor (a load-balanced endpoint a block behind, restarted from an older state,
+            // a shorter chain after a reorg) answers for less than was recorded: the engine treats it as syncing
+            // (nothing reversed, the cursor stays) until it has caught up.
+            run->fromHeight = std::min(run->fromHeight, run->head);
+            run->to = run->wholeChain ? run->head : std::min(run->head, run->fromHeight + MaxBlocksPerPoll);
+            run->next = run->fromHeight + 1;
+            scanNext(run);
+        });
     });
 }
 
@@ -174,6 +184,13 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
     snapshot.fromHeight = run->fromHeight;
     snapshot.chainHeight = run->to;
     snapshot.tipHash = run->blocks.value(run->to).hash;
+    if (run->blocks.contains(run->to) && run->blocks.value(run->to).timestamp <= MaxTimestamp)
+        snapshot.tipTime = TimePoint(std::chrono::milliseconds(qint64(run->blocks.value(run->to).timestamp) * 1000));
+    snapshot.nodeHeight = run->head;
+    if (run->syncing) {
+        snapshot.nodeSyncing = true;
+        snapshot.syncDetail = *run->syncing;
+    }
     QSet<std::pair<QString, quint64>> seen;
     for (const Erc20Transfer &t : run->transfers) {
         const Erc20Block block = run->blocks.value(t.blockNumber);
@@ -197,6 +214,19 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
         if (address.isEmpty())
             return Q_EMIT requestFailed(run->requestId, QStringLiteral("Ethereum node: eth_getLogs answered a transfer to %1, "
                                                                        "which is not a pool address").arg(t.to));
+        if (!t.refusal.isEmpty()) {
+            // One deposit that cannot be recorded must not hold back the others: it waits for a person.
+            QuarantinedDeposit q;
+            q.asset = m_config.asset;
+            q.key = DepositKey{t.txHash.toStdString(), std::to_string(t.logIndex)};
+            q.address = address;
+            q.height = t.blockNumber;
+            q.reason = t.refusal;
+            snapshot.quarantined.append(q);
+            continue;
+        }
+        if (t.amount == 0)
+            continue; // zero-value transfers (address poisoning) carry no money: not a deposit, not an error
         snapshot.transfers.append(observation(m_config.asset, t, address, run->head, block.timestamp));
     }
     std::sort(snapshot.transfers.begin(), snapshot.transfers.end(), [](const Observation &a, const Observation &b) {
@@ -206,6 +236,34 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
         Q_EMIT incomingListed(run->requestId, snapshot.transfers);
     else
         Q_EMIT polled(run->requestId, snapshot);
+}
+
+void Erc20Backend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
+{
+    checkNext(requestId, deposits, {});
+}
+
+void Erc20Backend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done)
+{
+    if (left.isEmpty())
+        return Q_EMIT vanishedChecked(requestId, done);
+    const VanishedDeposit d = left.takeFirst();
+    if (!d.height || d.blockHash.isEmpty()) {
+        done.append(ChainEvidence{}); // nothing stored to compare with: no proof
+        return checkNext(requestId, left, done);
+    }
+    m_client->blockAt(*d.height, [this, requestId, left, done, d](RpcResult<std::optional<Erc20Block>> block) mutable {
+        if (!block)
+            return Q_EMIT requestFailed(requestId, block.error().message);
+        ChainEvidence e;
+        // The node answers null for a block it does not have (a chain that is shorter, or lags): no proof.
+        if (!*block)
+            e.block = ChainEvidence::Block::Beyond;
+        else
+            e.block = (*block)->hash == d.blockHash.toLower() ? ChainEvidence::Block::Same : ChainEvidence::Block::Changed;
+        done.append(e);
+        checkNext(requestId, left, done);
+    });
 }
 
 Observation Erc20Backend::observation(const QString &asset, const Erc20Transfer &t, const QString &address,

@@ -38,6 +38,8 @@ public:
     // checked against the log's) and for the last block scanned (the tip hash).
     void poll(quint64 requestId, quint64 fromHeight) override;
     void setAddressPool(AddressPoolAccess pool) override;
+    // eth_getBlockByNumber at each deposit's stored height: its hash the same, another one, or no such block.
+    void checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits) override;
     // The same reads over the whole chain (block 1 to the head, no per-poll cap) for `settledesk reconcile`;
     // answers with incomingListed. Slow on mainnet (one eth_getLogs per 2000 blocks), as a one-off check is.
     void listIncoming(quint64 requestId) override;
@@ -54,6 +56,7 @@ private:
     void fail(quint64 requestId, const QString &error);
     void scanNext(std::shared_ptr<PollRun> run);
     void fetchBlocks(std::shared_ptr<PollRun> run);
+    void checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done);
     void finish(std::shared_ptr<PollRun> run);
 
     AssetConfig m_config;

@@ -50,21 +50,50 @@ void Erc20Client::blockNumber(std::function<void(RpcResult<quint64>)> done)
     });
 }
 
+void Erc20Client::syncing(std::function<void(RpcResult<std::optional<QString>>)> done)
+{
+    m_rpc->call(QStringLiteral("eth_syncing"), JsonValue::array(), [this, done](RpcResult<JsonValue> r) {
+        if (!r)
+            return done(std::unexpected(r.error()));
+        if (r->type() == JsonValue::Type::Bool && !r->toBool())
+            return done(std::optional<QString>());
+        if (!r->isObject())
+            return done(std::unexpected(RpcError{RpcError::Protocol, 0, who(QStringLiteral("eth_syncing")) +
+                                                                           QStringLiteral(": expected false or an object, got %1").arg(r->describe())}));
+        const JsonValue *current = r->find(u"currentBlock");
+        const JsonValue *highest = r->find(u"highestBlock");
+        const auto number = [](const JsonValue *v) { return v ? parseQuantity(*v).value_or(0) : quint64(0); };
+        done(std::optional<QString>(QStringLiteral("the Ethereum node is syncing (block %1 of %2)").arg(number(current)).arg(number(highest))));
+    });
+}
+
 void Erc20Client::blockByNumber(quint64 number, std::function<void(RpcResult<Erc20Block>)> done)
+{
+    blockAt(number, [this, number, done](RpcResult<std::optional<Erc20Block>> block) {
+        if (!block)
+            return done(std::unexpected(block.error()));
+        if (!*block) // the block is gone (a reorg shortened the chain) or not there yet
+            return done(std::unexpected(RpcError{RpcError::Protocol, 0,
+                                                 who(QStringLiteral("eth_getBlockByNumber %1").arg(number)) + QStringLiteral(": no such block")}));
+        done(**block);
+    });
+}
+
+void Erc20Client::blockAt(quint64 number, std::function<void(RpcResult<std::optional<Erc20Block>>)> done)
 {
     JsonValue params = JsonValue::array({JsonValue::string(quantity(number)), JsonValue::boolean(false)});
     m_rpc->call(QStringLiteral("eth_getBlockByNumber"), params, [this, number, done](RpcResult<JsonValue> r) {
         const QString me = who(QStringLiteral("eth_getBlockByNumber %1").arg(number));
         if (!r)
             return done(std::unexpected(r.error()));
-        if (r->isNull()) // the block is gone (a reorg shortened the chain) or not there yet
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0, me + QStringLiteral(": no such block")}));
+        if (r->isNull())
+            return done(std::optional<Erc20Block>());
         auto block = parseBlock(*r);
         if (!block)
             return done(std::unexpected(RpcError{RpcError::Protocol, 0, me + QStringLiteral(": ") + block.error()}));
         if (block->number != number)
             return done(std::unexpected(RpcError{RpcError::Protocol, 0, me + QStringLiteral(": answered block %1").arg(block->number)}));
-        done(*block);
+        done(std::optional<Erc20Block>(*block));
     });
 }
 
@@ -195,8 +224,9 @@ std::expected<QList<Erc20Transfer>, QString> Erc20Client::parseTransferLogs(cons
             return std::unexpected(QStringLiteral("%1 (tx %2): no data").arg(at, t.txHash));
         auto amount = parseUint256(data->toString());
         if (!amount)
-            return std::unexpected(QStringLiteral("transfer %1 log %2 to %3: %4").arg(t.txHash).arg(t.logIndex).arg(t.to, amount.error()));
-        t.amount = *amount;
+            t.refusal = QStringLiteral("transfer %1 log %2 to %3: %4").arg(t.txHash).arg(t.logIndex).arg(t.to, amount.error());
+        else
+            t.amount = *amount;
         out.append(t);
     }
     return out;

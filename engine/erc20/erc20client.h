@@ -21,6 +21,7 @@ struct Erc20Transfer
     QString from;      // lower-case 0x + 40 hex
     QString to;        // lower-case 0x + 40 hex
     Atomic amount = 0; // base units (6 decimals for USDT)
+    QString refusal;   // non-empty: a transfer that cannot be recorded (an amount beyond 64 bits), and why
 };
 
 struct Erc20Block
@@ -42,7 +43,10 @@ public:
     Erc20Client(QNetworkAccessManager *nam, JsonRpcClient::Options options, QObject *parent = nullptr);
 
     void blockNumber(std::function<void(RpcResult<quint64>)> done);
-    void blockByNumber(quint64 number, std::function<void(RpcResult<Erc20Block>)> done);
+    // eth_syncing: false, or the node's sync progress (answered as "syncing to block N").
+    void syncing(std::function<void(RpcResult<std::optional<QString>>)> done);
+    void blockByNumber(quint64 number, std::function<void(RpcResult<Erc20Block>)> done); // no such block: an error
+    void blockAt(quint64 number, std::function<void(RpcResult<std::optional<Erc20Block>>)> done); // empty: no such block
     // Transfer events of `token` to any of `recipients` (lower-case addresses) in blocks [from, to].
     void transferLogs(const QString &token, const QStringList &recipients, quint64 from, quint64 to,
                       std::function<void(RpcResult<QList<Erc20Transfer>>)> done);
@@ -56,7 +60,9 @@ public:
     static std::expected<Atomic, QString> parseUint256(const QString &hex);
     // The 32-byte topic holding an address (12 zero bytes, then 20) -> lower-case 0x + 40 hex.
     static std::expected<QString, QString> topicToAddress(const QString &topic);
-    // An eth_getLogs result; logs flagged removed:true are left out; every log must be the token's Transfer.
+    // An eth_getLogs result; logs flagged removed:true are left out; every log must be the token's Transfer. A
+    // Transfer whose amount does not fit 64 bits is kept with `refusal` set (and amount 0): it is the one deposit
+    // that cannot be recorded, not a reason to refuse the rest.
     static std::expected<QList<Erc20Transfer>, QString> parseTransferLogs(const JsonValue &result, const QString &token);
     static std::expected<Erc20Block, QString> parseBlock(const JsonValue &result);
     // "0x" + 64-hex zero-padded topic for an address filter.

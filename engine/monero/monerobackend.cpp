@@ -1,5 +1,7 @@
 #include "monerobackend.h"
 
+#include "chainwatch.h"
+
 #include <QDateTime>
 #include <QSet>
 
@@ -34,6 +36,26 @@ MoneroBackend::MoneroBackend(const AssetConfig &config, const QString &password,
     options.timeoutMs = config.requestTimeoutMs;
     options.peerName = QStringLiteral("Monero wallet RPC");
     m_client = new MoneroWalletClient(nam, std::move(options), this);
+    JsonRpcClient::Options daemon;
+    daemon.url = daemonUrl(config);
+    daemon.timeoutMs = config.requestTimeoutMs;
+    daemon.peerName = QStringLiteral("Monero daemon RPC");
+    m_daemon = new MoneroDaemonClient(nam, std::move(daemon), this);
+}
+
+QUrl MoneroBackend::daemonUrl(const AssetConfig &config)
+{
+    QUrl url;
+    if (!config.daemonRpcUrl.isEmpty()) {
+        url = QUrl(config.daemonRpcUrl);
+    } else {
+        url = QUrl(config.walletRpcUrl);
+        url.setUserInfo(QString());
+        url.setPort(18081);
+    }
+    if (url.path().isEmpty() || url.path() == QLatin1String("/"))
+        url.setPath(QStringLiteral("/json_rpc"));
+    return url;
 }
 
 QString MoneroBackend::backendId() const
@@ -58,35 +80,103 @@ void MoneroBackend::allocateAddress(quint64 requestId, const QString &label)
 
 void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
 {
+    // The daemon first: a wallet refreshed after it answered is at least at its height, unless the wallet is
+    // catching up (a rescan, a rebuilt cache): then it is more than a block or two behind.
+    m_daemon->getInfo([this, requestId, fromHeight](RpcResult<MoneroDaemonInfo> info) {
+        if (!info)
+            return Q_EMIT requestFailed(requestId, info.error().message);
+        pollWallet(requestId, fromHeight, *info);
+    });
+}
+
+void MoneroBackend::pollWallet(quint64 requestId, quint64 fromHeight, const MoneroDaemonInfo &info)
+{
     // The wallet lists mined payments only after it has scanned their block, so it is refreshed first
     // (a no-op refresh costs about one daemon round trip); get_transfers with pool:true scans the pool itself.
-    m_client->refresh([this, requestId, fromHeight](RpcResult<MoneroRefreshResult> refreshed) {
+    m_client->refresh([this, requestId, fromHeight, info](RpcResult<MoneroRefreshResult> refreshed) {
         if (!refreshed)
             return Q_EMIT requestFailed(requestId, refreshed.error().message);
-        m_client->getHeight([this, requestId, fromHeight](RpcResult<quint64> height) {
+        m_client->getHeight([this, requestId, fromHeight, info](RpcResult<quint64> height) {
             if (!height)
                 return Q_EMIT requestFailed(requestId, height.error().message);
+            const quint64 walletHeight = *height;
+            // No cursor yet: a wallet with a long history is not read whole in one answer.
+            const quint64 from = fromHeight == 0 ? firstPollFrom(m_config.startHeight, walletHeight, std::chrono::seconds(120))
+                                                 : fromHeight;
             MoneroTransferQuery query;
             query.in = true;
             query.pool = true;
             query.accountIndex = m_config.accountIndex;
-            // Only what is above fromHeight: the work per poll follows what is new, not the wallet's history.
+            // Only what is above `from`: the work per poll follows what is new, not the wallet's history.
             // No upper bound: a block the wallet scans between get_height and get_transfers (auto-refresh)
             // must not make a payment vanish from both the pool and the mined list.
-            query.minHeight = fromHeight;
-            const quint64 walletHeight = *height;
-            m_client->getTransfers(query, [this, requestId, fromHeight, walletHeight](RpcResult<MoneroTransfers> transfers) {
+            query.minHeight = from;
+            m_client->getTransfers(query, [this, requestId, from, walletHeight, info](RpcResult<MoneroTransfers> transfers) {
                 if (!transfers)
                     return Q_EMIT requestFailed(requestId, transfers.error().message);
                 const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)")
                                         .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
-                auto snapshot = buildSnapshot(*transfers, fromHeight, walletHeight, m_config.accountIndex,
+                auto snapshot = buildSnapshot(*transfers, from, walletHeight, m_config.accountIndex,
                                               QDateTime::currentSecsSinceEpoch(), who);
                 if (!snapshot)
                     return Q_EMIT requestFailed(requestId, snapshot.error().message);
-                Q_EMIT polled(requestId, *snapshot);
+                snapshot->nodeHeight = info.height;
+                if (info.busySyncing || !info.synchronized || info.targetHeight > info.height) {
+                    snapshot->nodeSyncing = true;
+                    snapshot->syncDetail = QStringLiteral("monerod is syncing (height %1 of %2)")
+                                               .arg(info.height)
+                                               .arg(std::max(info.targetHeight, info.height));
+                }
+                addTip(requestId, *snapshot);
             });
         });
+    });
+}
+
+void MoneroBackend::addTip(quint64 requestId, WalletSnapshot snapshot)
+{
+    if (snapshot.chainHeight == 0)
+        return Q_EMIT polled(requestId, snapshot);
+    // The block the snapshot is complete up to: its time (for the expiry horizon) and hash (the cursor's).
+    const bool aheadOfNode = snapshot.nodeHeight && snapshot.chainHeight > *snapshot.nodeHeight;
+    m_daemon->getBlockHeaderByHeight(snapshot.chainHeight - 1, [this, requestId, snapshot, aheadOfNode](RpcResult<MoneroBlockHeader> tip) mutable {
+        if (!tip) {
+            // A wallet ahead of its node (blocks the node dropped in a reorg the wallet has not seen yet): no tip
+            // the node vouches for, so no tip time; the horizon stays where it was.
+            if (aheadOfNode && tip.error().kind == RpcError::Rpc)
+                return Q_EMIT polled(requestId, snapshot);
+            return Q_EMIT requestFailed(requestId, tip.error().message);
+        }
+        if (tip->timestamp > MaxTimestamp)
+            return Q_EMIT requestFailed(requestId, QStringLiteral("Monero daemon RPC: block %1 has an impossible timestamp %2")
+                                                       .arg(tip->height).arg(tip->timestamp));
+        snapshot.tipHash = tip->hash;
+        snapshot.tipTime = TimePoint(std::chrono::milliseconds(qint64(tip->timestamp) * 1000));
+        Q_EMIT polled(requestId, snapshot);
+    });
+}
+
+void MoneroBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
+{
+    QStringList txids;
+    for (const VanishedDeposit &d : deposits)
+        if (!txids.contains(QString::fromStdString(d.key.txid)))
+            txids << QString::fromStdString(d.key.txid);
+    m_daemon->getTransactions(txids, [this, requestId, deposits](RpcResult<QHash<QString, MoneroTxStatus>> known) {
+        if (!known)
+            return Q_EMIT requestFailed(requestId, known.error().message);
+        QList<ChainEvidence> evidence;
+        for (const VanishedDeposit &d : deposits) {
+            const MoneroTxStatus status = known->value(QString::fromStdString(d.key.txid));
+            ChainEvidence e;
+            e.tx = status.kind == MoneroTxStatus::Missing ? ChainEvidence::Tx::Missing
+                   : status.kind == MoneroTxStatus::InPool ? ChainEvidence::Tx::InPool
+                                                           : ChainEvidence::Tx::InChain;
+            if (status.kind == MoneroTxStatus::InChain)
+                e.txHeight = status.height;
+            evidence << e;
+        }
+        Q_EMIT vanishedChecked(requestId, evidence);
     });
 }
 

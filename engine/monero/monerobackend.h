@@ -1,7 +1,10 @@
-// The Monero wallet backend: one monero-wallet-rpc account, one subaddress per invoice, polled by height.
+// The Monero wallet backend: one monero-wallet-rpc account, one subaddress per invoice, polled by height, and
+// the wallet's monerod for what only the node can say (its height and sync state, the tip's block time, whether
+// a transaction the wallet no longer lists still exists).
 #pragma once
 
 #include "config.h"
+#include "monerodaemonclient.h"
 #include "monerowalletclient.h"
 #include "walletbackend.h"
 
@@ -23,12 +26,18 @@ public:
 
     // create_address {account_index, label}; answers with the subaddress and its minor index.
     void allocateAddress(quint64 requestId, const QString &label) override;
-    // refresh, get_height, then get_transfers {in, pool, account, min_height = fromHeight (exclusive)}.
+    // The daemon's get_info, then refresh, get_height, get_transfers {in, pool, account, min_height = fromHeight
+    // (exclusive); the very first poll from start_height or a week below the tip}, then the tip's block header.
     void poll(quint64 requestId, quint64 fromHeight) override;
+    // The daemon's get_transactions: Missing (in missed_tx), InPool, or InChain at its height.
+    void checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits) override;
     // refresh, get_height, then get_transfers {in, pool, account} over the whole history (reconcile).
     void listIncoming(quint64 requestId) override;
 
     MoneroWalletClient *client() { return m_client; }
+    MoneroDaemonClient *daemon() { return m_daemon; }
+    // daemon_rpc_url, or the wallet's host on monerod's default mainnet RPC port (18081) with /json_rpc.
+    static QUrl daemonUrl(const AssetConfig &config);
 
     // The snapshot for one get_transfers answer: one observation per (txid, subaddress), pool entries
     // with amount 0 or also listed as mined left out, time-locked payments held at 0 confirmations.
@@ -38,8 +47,14 @@ public:
                                                    const QString &who);
 
 private:
+    // The wallet's part of a poll, after the daemon's get_info.
+    void pollWallet(quint64 requestId, quint64 fromHeight, const MoneroDaemonInfo &info);
+    // Adds the tip's block time and hash (the daemon's header of block chainHeight - 1), then emits the snapshot.
+    void addTip(quint64 requestId, WalletSnapshot snapshot);
+
     AssetConfig m_config;
     MoneroWalletClient *m_client;
+    MoneroDaemonClient *m_daemon;
 };
 
 } // namespace sd

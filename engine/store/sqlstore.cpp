@@ -29,6 +29,13 @@ const QString RefundColumns = QStringLiteral(
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
+// How coarse a pool asset's block times are (chainwatch.h minedBeforeCreation).
+std::chrono::seconds poolBlockInterval(const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? a->blockInterval : std::chrono::seconds(12);
+}
+
 std::optional<qint64> optionalId(const QVariant &v)
 {
     if (v.isNull())
@@ -425,7 +432,7 @@ StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QStr
                                    : QStringLiteral("asset = '%1' AND asset <> 'USDT'").arg(literal);
     Binds binds{{QStringLiteral(":address"), address}};
     if (pool)
-        binds.append({QStringLiteral(":paid"), toMs(paidAt)});
+        binds.append({QStringLiteral(":paid"), toMs(latestCreationFor(paidAt, poolBlockInterval(asset)))});
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM invoices WHERE %2 AND address = :address"
                                                   " ORDER BY id DESC LIMIT 1%3")
                                        .arg(InvoiceColumns, assetTest, lock ? m_session.forUpdate() : QString()),
@@ -476,7 +483,7 @@ StoreResult<SqlStore::LockedForRecord> SqlStore::lockForRecord(const Observation
                      {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
                      {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
                      {QStringLiteral(":address"), o.address},
-                     {QStringLiteral(":paid"), toMs(o.effectiveAt)}}
+                     {QStringLiteral(":paid"), toMs(latestCreationFor(o.effectiveAt, poolBlockInterval(o.asset)))}}
              : Binds{{QStringLiteral(":asset"), o.asset},
                      {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
                      {QStringLiteral(":output"), QString::fromStdString(o.key.output)},

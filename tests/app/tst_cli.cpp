@@ -59,8 +59,9 @@ QString TestCli::writeConfig(const QString &walletUrl)
     if (!f.open(QIODevice::WriteOnly))
         qFatal("cannot write %s", qPrintable(path));
     f.write(QStringLiteral("[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\n"
-                           "wallet_rpc_password_env=SD_TEST_XMR_PASSWORD\nrequest_timeout_ms=20000\n")
-                .arg(m_db, walletUrl, qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_USER"))
+                           "wallet_rpc_password_env=SD_TEST_XMR_PASSWORD\nrequest_timeout_ms=20000\ndaemon_rpc_url=%4/json_rpc\n")
+                .arg(m_db, walletUrl, qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_USER"),
+                     qEnvironmentVariable("SETTLEDESK_TEST_MONEROD_URL"))
                 .toUtf8());
     return path;
 }

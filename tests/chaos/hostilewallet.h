@@ -1,11 +1,14 @@
 // A monero-wallet-rpc double on 127.0.0.1 that misbehaves on demand, for faults a real wallet cannot be made
 // to produce: time-outs, resets, HTTP 500, HTML, truncated or mistyped JSON, impossible amounts, duplicated
-// entries, a transfer whose amount changes, slow answers, a digest challenge that never accepts. When
-// behaving it answers refresh, get_height, create_address and get_transfers from its list of transfers.
+// entries, a transfer whose amount changes, slow answers, a digest challenge that never accepts, a result
+// object of 200,000 members. When behaving it answers refresh, get_height, create_address and get_transfers
+// from its list of transfers, and, as the wallet's monerod, get_info, get_block_header_by_height and
+// /get_transactions (every transfer it ever listed is known to it; a stalled daemon answers nothing).
 #pragma once
 
 #include "jsonvalue.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QPointer>
 #include <QTcpServer>
@@ -38,6 +41,7 @@ public:
         DigestNever,    // 401 with a digest challenge, whatever the credentials
         WrongId,        // a JSON-RPC answer to another request id
         RpcError,       // a JSON-RPC error object
+        HugeObject,     // get_transfers answers an object of 200,000 members (about 10 MB)
     };
 
     struct Transfer
@@ -68,6 +72,7 @@ public:
 
     Fault fault = Fault::None;
     bool faultOnlyTransfers = false; // transport faults on every method unless set
+    bool faultDaemon = false;        // the daemon's methods misbehave too
     int slowMs = 2000;
     quint64 height = 120;
     QList<Transfer> transfers;
@@ -77,6 +82,12 @@ public:
     QStringList labels; // create_address labels, as received
     int requests = 0;
     int faultsInjected = 0;
+    // As the daemon: the tip's block time (unix seconds; 0: the current time) and whether /get_transactions
+    // answers at all (a stalled daemon keeps the connection open and silent); `stalledChecks` counts them.
+    quint64 tipTimestamp = 0;
+    bool stallChecks = false;
+    int stalledChecks = 0;
+    QStringList forgotten; // txids the daemon answers as missed_tx (gone from pool and chain)
 
 private:
     static QByteArray http(int status, const QByteArray &reason, const QByteArray &body,
@@ -132,6 +143,34 @@ private:
         return out + "}";
     }
 
+    QByteArray transactionsAnswer(const sd::JsonValue &hashes) const
+    {
+        QList<QByteArray> txs, missed;
+        for (const sd::JsonValue &h : hashes.items()) {
+            const QString txid = h.toString();
+            auto it = std::find_if(transfers.begin(), transfers.end(), [&](const Transfer &t) { return t.txid == txid; });
+            if (it == transfers.end() || forgotten.contains(txid))
+                missed.append('"' + txid.toLatin1() + '"');
+            else
+                txs.append("{\"tx_hash\":\"" + txid.toLatin1() + "\",\"in_pool\":" + (it->height ? "false" : "true") +
+                           ",\"block_height\":" + QByteArray::number(it->height) + "}");
+        }
+        return "{\"credits\":0,\"missed_tx\":[" + missed.join(',') + "],\"status\":\"OK\",\"txs\":[" + txs.join(',') +
+               "],\"untrusted\":false}";
+    }
+
+    static QByteArray hugeObject()
+    {
+        QByteArray out = "{";
+        out.reserve(200'000 * 48);
+        for (int i = 0; i < 200'000; ++i) {
+            if (i)
+                out += ',';
+            out += "\"member-" + QByteArray::number(i).rightJustified(6, '0') + "\":\"" + QByteArray(28, 'x') + '"';
+        }
+        return out + '}';
+    }
+
     void onData(QTcpSocket *socket)
     {
         QByteArray &buffer = m_buffers[socket];
@@ -148,8 +187,19 @@ private:
             if (buffer.size() < end + 4 + length)
                 return;
             const QByteArray body = buffer.mid(end + 4, length);
+            const QByteArray requestLine = buffer.left(buffer.indexOf("\r\n"));
             buffer.remove(0, end + 4 + length);
             ++requests;
+            if (requestLine.contains(" /get_transactions ")) {
+                const auto doc = sd::parseJson(body);
+                const sd::JsonValue *hashes = doc ? doc->find(u"txs_hashes") : nullptr;
+                if (stallChecks) {
+                    ++stalledChecks;
+                    continue; // the socket stays open, silent
+                }
+                send(socket, http(200, "Ok", transactionsAnswer(hashes ? *hashes : sd::JsonValue::array())), 0);
+                continue;
+            }
             QString method;
             QByteArray id = "0";
             std::optional<quint64> minHeight;
@@ -164,6 +214,9 @@ private:
                     minHeight = params->find(u"min_height")->numberText().toULongLong();
                 if (params && params->find(u"label"))
                     labels.append(params->find(u"label")->toString());
+                m_requestedHeight.reset();
+                if (params && params->find(u"height"))
+                    m_requestedHeight = params->find(u"height")->numberText().toULongLong();
             }
             answer(socket, method, id, minHeight);
         }
@@ -186,12 +239,23 @@ private:
         } else if (method == QLatin1String("get_transfers")) {
             if (onTransfers)
                 onTransfers();
-            normal = ok(transfersResult(minHeight));
-        }
-        else
+            normal = ok(fault == Fault::HugeObject ? hugeObject() : transfersResult(minHeight));
+        } else if (method == QLatin1String("get_info")) {
+            normal = ok("{\"busy_syncing\":false,\"height\":" + QByteArray::number(height) +
+                        ",\"offline\":true,\"status\":\"OK\",\"synchronized\":true,\"target_height\":0}");
+        } else if (method == QLatin1String("get_block_header_by_height")) {
+            const quint64 at = m_requestedHeight.value_or(height ? height - 1 : 0);
+            const quint64 time = tipTimestamp ? tipTimestamp : quint64(QDateTime::currentSecsSinceEpoch());
+            normal = ok("{\"block_header\":{\"hash\":\"" + QByteArray::number(at, 16).rightJustified(64, '0') +
+                        "\",\"height\":" + QByteArray::number(at) + ",\"timestamp\":" + QByteArray::number(time) +
+                        "},\"status\":\"OK\"}");
+        } else
             normal = http(200, "Ok", "{\"id\":" + id + ",\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}");
 
-        const bool applies = fault != Fault::None && (!faultOnlyTransfers || method == QLatin1String("get_transfers"));
+        // The faults are the wallet's; its monerod (the same double) behaves unless told otherwise.
+        const bool daemonMethod = method == QLatin1String("get_info") || method == QLatin1String("get_block_header_by_height");
+        const bool applies = fault != Fault::None && (!faultOnlyTransfers || method == QLatin1String("get_transfers")) &&
+                             (!daemonMethod || faultDaemon);
         if (!applies || method == QLatin1String("create_address"))
             return send(socket, normal, 0);
         ++faultsInjected;
@@ -238,4 +302,5 @@ private:
     QTcpServer m_server;
     QHash<QTcpSocket *, QByteArray> m_buffers;
     quint32 m_nextMinor = 0;
+    std::optional<quint64> m_requestedHeight;
 };

@@ -151,6 +151,7 @@ struct EngineSetup
 {
     QString databaseUrl, databasePasswordEnv, databasePassword;
     QString walletUrl, walletUser, walletPasswordEnv, walletPassword;
+    QString daemonUrl; // the wallet's monerod (daemon_rpc_url)
     quint32 account = 0;
     int pollMs = 1000;
 
@@ -158,10 +159,12 @@ struct EngineSetup
     {
         return writeFile(path, QStringLiteral("[database]\nurl=%1\npassword_env=%2\n[xmr]\nwallet_rpc_url=%3\n"
                                               "wallet_rpc_user=%4\nwallet_rpc_password_env=%5\naccount_index=%6\n"
-                                              "poll_interval_ms=%7\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
+                                              "poll_interval_ms=%7\nrequest_timeout_ms=20000\nmin_confirmations=1\n"
+                                              "daemon_rpc_url=%8\n")
                                    .arg(databaseUrl, databasePasswordEnv, walletUrl, walletUser, walletPasswordEnv)
                                    .arg(account)
-                                   .arg(pollMs));
+                                   .arg(pollMs)
+                                   .arg(daemonUrl));
     }
     QProcessEnvironment environment(const QString &dir) const
     {

@@ -94,7 +94,8 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
     QTemporaryDir dir;
     const QString ini = dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(chaos::writeFile(ini, QStringLiteral("[database]\nurl=%1\npassword_env=SD_STORM_DB_PASSWORD\n[xmr]\nwallet_rpc_url=%2\n"
-                                                 "poll_interval_ms=100\nrequest_timeout_ms=5000\nmin_confirmations=1\n")
+                                                 "poll_interval_ms=100\nrequest_timeout_ms=5000\nmin_confirmations=1\n"
+                                                 "daemon_rpc_url=%2\n")
                                       .arg(db.url(), wallet.url().toString())));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SD_STORM_DB_PASSWORD"), db.password());

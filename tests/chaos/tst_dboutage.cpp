@@ -78,7 +78,7 @@ void TestDbOutage::initTestCase()
 
     const chaos::EngineSetup setup{m_db->url(QStringLiteral("sd-outage-engine")), DbEnv, m_db->password(),
                                    m_rt->env().merchant.toString(), m_rt->env().merchantUser, WalletEnv,
-                                   m_rt->merchantPassword(), m_account, PollMs};
+                                   m_rt->merchantPassword(), m_rt->env().daemonRpcUrl(), m_account, PollMs};
     m_env = setup.environment(m_dir.path());
     m_ini = m_dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(setup.writeIni(m_ini));

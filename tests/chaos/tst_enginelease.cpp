@@ -90,7 +90,7 @@ QString TestEngineLease::writeIni(const QString &name, const QString &applicatio
 chaos::EngineSetup TestEngineLease::setup(const QString &databaseUrl) const
 {
     return {databaseUrl, DbEnv, m_db->password(), m_rt->env().merchant.toString(), m_rt->env().merchantUser,
-            WalletEnv, m_rt->merchantPassword(), m_account, PollMs};
+            WalletEnv, m_rt->merchantPassword(), m_rt->env().daemonRpcUrl(), m_account, PollMs};
 }
 
 std::optional<InvoiceRecord> TestEngineLease::createInvoice(const QString &order, const QString &amount, const QStringList &extra)

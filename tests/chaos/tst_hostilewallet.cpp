@@ -38,6 +38,7 @@ private Q_SLOTS:
     void amountChangingBetweenPollsIsRefusedAndFlagged();
     void reorderedEntriesCountOnce();
     void slowButInTimeAnswersAreAccepted();
+    void hugeObjectStillLetsStopReturn();
 
 private:
     void startEngine();
@@ -52,6 +53,7 @@ private:
     std::unique_ptr<Store> m_store;
     QList<BackendStatus> m_statuses;
     qint64 m_invoiceId = 0;
+    int m_timeoutMs = TimeoutMs;
 };
 
 void TestHostileWallet::init()
@@ -100,9 +102,10 @@ void TestHostileWallet::startEngine()
     xmr.asset = QStringLiteral("XMR");
     xmr.enabled = true;
     xmr.walletRpcUrl = m_wallet->url().toString();
+    xmr.daemonRpcUrl = m_wallet->url().toString(); // the double is the wallet's monerod too
     xmr.walletRpcUser = QStringLiteral("merchant");
     xmr.minConfirmations = 1;
-    xmr.requestTimeoutMs = TimeoutMs;
+    xmr.requestTimeoutMs = m_timeoutMs;
     xmr.pollIntervalMs = 3'600'000; // the test drives every poll with pollNow()
     c.assets.push_back(xmr);
     m_engine = std::make_unique<Engine>(c);
@@ -264,6 +267,35 @@ void TestHostileWallet::slowButInTimeAnswersAreAccepted()
     m_wallet->slowMs = TimeoutMs / 8; // three calls per poll, each well inside the deadline
     pollUntil([&] { return invoice().deposits.size() == 2; });
     QCOMPARE(lastStatus().health, BackendHealth::Ok);
+    QCOMPARE(verify(), QStringList{});
+}
+
+void TestHostileWallet::hugeObjectStillLetsStopReturn()
+{
+    // A hostile or intercepted wallet answers get_transfers with a 10 MB object of 200,000 members. The reply
+    // arrives within its deadline; the parse runs on the engine thread, where no deadline applies any more, so
+    // it must be linear: the engine handles the answer and stop() returns at once.
+    m_engine->stop();
+    m_engine.reset();
+    m_store.reset();
+    m_timeoutMs = 20000; // the whole 10 MB arrive: it is the parse that is measured, not a time-out
+    startEngine();
+    m_wallet->fault = Fault::HugeObject;
+    m_wallet->faultOnlyTransfers = true;
+    QElapsedTimer took;
+    took.start();
+    m_statuses.clear();
+    const int before = m_wallet->faultsInjected;
+    m_engine->pollNow();
+    QTRY_VERIFY_WITH_TIMEOUT(m_wallet->faultsInjected > before && !m_statuses.isEmpty(), 20000);
+    m_engine->stop();
+    const qint64 ms = took.elapsed();
+    qInfo("poll with a 200,000-member answer handled and the engine stopped after %lld ms", ms);
+    QVERIFY2(ms < 5000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
+    // It was parsed (not timed out): an object without transfers, so the recorded payment is no longer listed;
+    // the double, as the node, still has it: kept, and the wallet shown as catching up.
+    QCOMPARE(lastStatus().health, BackendHealth::Syncing);
+    QCOMPARE(invoice().invoice.received(), 3 * XMR / 10);
     QCOMPARE(verify(), QStringList{});
 }
 

@@ -56,10 +56,12 @@ void TestReconcile::initTestCase()
 
     m_ini = m_dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(chaos::writeFile(m_ini, QStringLiteral("[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\n"
-                                                   "wallet_rpc_password_env=%4\naccount_index=%5\nrequest_timeout_ms=20000\n")
+                                                   "wallet_rpc_password_env=%4\naccount_index=%5\nrequest_timeout_ms=20000\n"
+                                                   "daemon_rpc_url=%6\n")
                                         .arg(m_dir.filePath(QStringLiteral("reconcile.db")), m_rt->env().merchant.toString(),
                                              m_rt->env().merchantUser, PasswordEnv)
-                                        .arg(m_account)));
+                                        .arg(m_account)
+                                        .arg(m_rt->env().daemonRpcUrl())));
 }
 
 void TestReconcile::cleanupTestCase()

@@ -96,7 +96,7 @@ void TestSecrets::secretsNeverWrittenOrPrintedSqlite()
     const QString ini = data + QStringLiteral("/settledesk.ini");
     QVERIFY(chaos::writeFile(ini, QStringLiteral("[database]\nurl=sqlite:%1/s.db\npassword_env=SD_SEC_DB_PASSWORD\n[xmr]\n"
                                                  "wallet_rpc_url=%2\nwallet_rpc_user=merchant\nwallet_rpc_password_env=SD_SEC_WALLET_PASSWORD\n"
-                                                 "request_timeout_ms=2000\npoll_interval_ms=100\n")
+                                                 "request_timeout_ms=2000\npoll_interval_ms=100\ndaemon_rpc_url=%2\n")
                                       .arg(data, wallet.url().toString())));
 
     // Invoices with hostile order references, through the wallet.

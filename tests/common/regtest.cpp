@@ -90,6 +90,7 @@ AssetConfig Regtest::merchantConfig() const
     config.enabled = true;
     config.walletRpcUrl = m_env.merchant.toString();
     config.walletRpcUser = m_env.merchantUser;
+    config.daemonRpcUrl = m_env.daemonRpcUrl();
     config.accountIndex = 0;
     config.requestTimeoutMs = 20000;
     return config;

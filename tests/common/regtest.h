@@ -32,6 +32,9 @@ struct RegtestEnv
     QUrl customer;          // http://127.0.0.1:P/json_rpc (no login)
     QString customerAddress; // may be empty; then asked from the wallet
 
+    // The daemon's JSON-RPC endpoint, as daemon_rpc_url takes it (the merchant wallet's monerod).
+    QString daemonRpcUrl() const { return daemon.toString() + QStringLiteral("/json_rpc"); }
+
     // Reads the variables; `missing` lists the absent ones (empty when complete).
     static RegtestEnv fromEnvironment(QStringList *missing);
 };

@@ -37,6 +37,7 @@ class TestChainWatch : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void effectiveTimesAreClamped();
+    void poolTransfersMinedBeforeCreation();
     void clockSkewBeyondTheThreshold();
     void syncState_data();
     void syncState();
@@ -54,6 +55,16 @@ void TestChainWatch::effectiveTimesAreClamped()
     QCOMPARE(clampEffectiveTime(T0 + 5s, T0 + 10s), T0 + 5s);
     QCOMPARE(clampEffectiveTime(T0 + 50s, T0 + 10s), T0 + 10s); // a clock ahead, or a miner's timestamp
     QCOMPARE(clampEffectiveTime(T0 + 10s, T0 + 10s), T0 + 10s);
+}
+
+void TestChainWatch::poolTransfersMinedBeforeCreation()
+{
+    const TimePoint created = T0 + 700ms;
+    QVERIFY(!minedBeforeCreation(T0, created, 12s));         // stamped in the second it was created: its own
+    QVERIFY(!minedBeforeCreation(T0 - 11s, created, 12s));   // a slot time before the block existed
+    QVERIFY(minedBeforeCreation(T0 - 12s, created, 12s));    // a block interval before: an earlier lease's
+    QVERIFY(minedBeforeCreation(T0 - 3600s, created, 12s));
+    QCOMPARE(latestCreationFor(T0, 12s), T0 + 12s);
 }
 
 void TestChainWatch::clockSkewBeyondTheThreshold()

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void removedLogsAreLeftOut();
     void badLogsAreRefused_data();
     void badLogsAreRefused();
+    void amountBeyond64BitsIsKeptWithItsRefusal();
     void blocks();
     void observationConfirmations();
 };
@@ -127,9 +128,6 @@ void TstErc20Client::badLogsAreRefused_data()
     QTest::newRow("other contract") << QByteArray("0x5fbdb2315678afecb367f032d93f642f64180aa3")
                                     << QByteArray("0x1111111111111111111111111111111111111111") << QStringLiteral("not the token");
     QTest::newRow("not Transfer") << QByteArray("0xddf252ad") << QByteArray("0x8c5be1e5") << QStringLiteral("not a Transfer");
-    QTest::newRow("beyond 64 bits") << QByteArray("0x0000000000000000000000000000000000000000000000000000000000bc614e")
-                                    << QByteArray("0x0000000000000000000000000000000000000000000000010000000000000000")
-                                    << QStringLiteral("does not fit 64 bits");
     QTest::newRow("pending") << QByteArray("\"blockNumber\":\"0x3\",") << QByteArray("") << QStringLiteral("pending");
     QTest::newRow("short hash") << QByteArray("0xb20a8a61") << QByteArray("0xb20a") << QStringLiteral("transactionHash");
     QTest::newRow("quantity as number") << QByteArray("\"logIndex\":\"0x0\"") << QByteArray("\"logIndex\":0")
@@ -144,6 +142,22 @@ void TstErc20Client::badLogsAreRefused()
     auto logs = Erc20Client::parseTransferLogs(json(logsWith(from, to).constData()), Token);
     QVERIFY(!logs.has_value());
     QVERIFY2(logs.error().contains(expected), qPrintable(logs.error()));
+}
+
+void TstErc20Client::amountBeyond64BitsIsKeptWithItsRefusal()
+{
+    // One transfer beyond 64 bits does not make the rest unreadable: it comes back refused, with the reason.
+    auto logs = Erc20Client::parseTransferLogs(
+        json(logsWith("0x0000000000000000000000000000000000000000000000000000000000bc614e",
+                      "0x0000000000000000000000000000000000000000000000010000000000000000")
+                 .constData()),
+        Token);
+    QVERIFY2(logs.has_value(), logs ? "" : qPrintable(logs.error()));
+    QCOMPARE(logs->size(), 1);
+    QCOMPARE(logs->first().amount, Atomic(0));
+    QVERIFY2(logs->first().refusal.contains(QStringLiteral("does not fit 64 bits")) &&
+                 logs->first().refusal.contains(QStringLiteral("0x10000000000000000")),
+             qPrintable(logs->first().refusal));
 }
 
 void TstErc20Client::blocks()

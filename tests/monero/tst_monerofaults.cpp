@@ -7,6 +7,7 @@
 #include "testsupport.h"
 
 #include <QNetworkAccessManager>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace sd;
@@ -40,11 +41,27 @@ RpcResult<MoneroTransfers> parse(const QByteArray &result)
     return MoneroWalletClient::parseTransfers(*doc, QStringLiteral("test"));
 }
 
-// A wallet-rpc double: refresh and get_height answer normally; get_transfers answers `transfers`.
+const QByteArray TipHash = "00000000000000000000000000000000000000000000000000000000000000aa";
+
+// A wallet-rpc double that is its own monerod too: refresh and get_height answer normally, get_transfers
+// answers `transfers`; get_info, get_block_header_by_height and /get_transactions answer as a daemon at
+// height 131 whose tip block was stamped 1795978200 (`info` and `transactions` replace them).
 struct FakeWallet
 {
     std::function<FaultResponse(const FaultRequest &)> transfers;
+    QByteArray info = R"({"busy_syncing":false,"height":131,"offline":false,"status":"OK","synchronized":true,"target_height":0})";
+    QByteArray transactions = R"({"missed_tx":[],"status":"OK","txs":[]})";
     FaultServer server{[this](const FaultRequest &r) {
+        if (r.path == "/get_transactions")
+            return FaultResponse{httpResponse(200, "Ok", transactions)};
+        if (r.rpcMethod == QLatin1String("get_info"))
+            return FaultResponse{rpcResult(r, info)};
+        if (r.rpcMethod == QLatin1String("get_block_header_by_height")) {
+            const auto doc = parseJson(r.body);
+            const QByteArray height = doc ? doc->find(u"params")->find(u"height")->numberText() : QByteArray("0");
+            return FaultResponse{rpcResult(r, "{\"block_header\":{\"hash\":\"" + TipHash + "\",\"height\":" + height +
+                                                  ",\"timestamp\":1795978200},\"status\":\"OK\"}")};
+        }
         if (r.rpcMethod == QLatin1String("refresh"))
             return FaultResponse{rpcResult(r, R"({"blocks_fetched":0,"received_money":false})")};
         if (r.rpcMethod == QLatin1String("get_height"))
@@ -62,6 +79,7 @@ AssetConfig configFor(const QUrl &url, int timeoutMs = 3000)
     AssetConfig c;
     c.asset = QStringLiteral("XMR");
     c.walletRpcUrl = url.toString();
+    c.daemonRpcUrl = url.toString();
     c.requestTimeoutMs = timeoutMs;
     return c;
 }
@@ -79,6 +97,10 @@ private Q_SLOTS:
     void snapshotHoldsTimeLockedAtZeroConfirmations();
     void snapshotRefusesInconsistentLists();
     void pollSendsHeightFilter();
+    void pollAsksTheDaemon();
+    void firstPollIsBounded();
+    void vanishedTransactionsAreAskedOfTheDaemon();
+    void daemonUrlDefaultsToTheWalletHost();
     void pollFaults_data();
     void pollFaults();
     void pollTimeout();
@@ -233,8 +255,9 @@ void TestMoneroFaults::pollSendsHeightFilter()
     QStringList methods;
     for (const FaultRequest &r : wallet.server.received())
         methods.append(r.rpcMethod);
-    QCOMPARE(methods, (QStringList{QStringLiteral("refresh"), QStringLiteral("get_height"), QStringLiteral("get_transfers")}));
-    const auto request = parseJson(wallet.server.received().last().body);
+    QCOMPARE(methods, (QStringList{QStringLiteral("get_info"), QStringLiteral("refresh"), QStringLiteral("get_height"),
+                                   QStringLiteral("get_transfers"), QStringLiteral("get_block_header_by_height")}));
+    const auto request = parseJson(wallet.server.received().at(3).body);
     QVERIFY(request);
     const JsonValue *params = request->find(u"params");
     QVERIFY(params);
@@ -248,6 +271,94 @@ void TestMoneroFaults::pollSendsHeightFilter()
     // Credentials in the URL never reach the cursor key.
     MoneroBackend withUserInfo(configFor(QUrl(QStringLiteral("http://merchant:secret@127.0.0.1:18083/json_rpc"))), QString(), &nam);
     QCOMPARE(withUserInfo.backendId(), QStringLiteral("xmr:http://127.0.0.1:18083/json_rpc"));
+}
+
+void TestMoneroFaults::pollAsksTheDaemon()
+{
+    FakeWallet wallet;
+    wallet.transfers = [](const FaultRequest &r) { return FaultResponse{rpcResult(r, "{}")}; };
+    QNetworkAccessManager nam;
+    MoneroBackend backend(configFor(wallet.server.url()), QString(), &nam);
+    auto snap = pollOnce(backend, 100);
+    QVERIFY2(snap, snap ? "" : qPrintable(snap.error()));
+    // The tip the snapshot is complete up to: block 119 (the wallet's height 120 - 1), its time and hash.
+    QCOMPARE(snap->chainHeight, 120ULL);
+    QCOMPARE(snap->tipHash, QString::fromLatin1(TipHash));
+    QCOMPARE(snap->tipTime, std::optional<TimePoint>(TimePoint(std::chrono::seconds(1795978200))));
+    QCOMPARE(snap->nodeHeight, std::optional<quint64>(131));
+    QVERIFY(!snap->nodeSyncing);
+    const auto header = parseJson(wallet.server.received().last().body);
+    QCOMPARE(header->find(u"params")->find(u"height")->numberText(), QByteArray("119"));
+    // A daemon that is syncing says so.
+    wallet.info = R"({"busy_syncing":true,"height":90,"offline":false,"status":"OK","synchronized":false,"target_height":3000})";
+    snap = pollOnce(backend, 100);
+    QVERIFY2(snap, snap ? "" : qPrintable(snap.error()));
+    QVERIFY(snap->nodeSyncing);
+    QVERIFY2(snap->syncDetail.contains(QStringLiteral("90 of 3000")), qPrintable(snap->syncDetail));
+    // A wallet ahead of its node (a reorg it has not seen): no tip the node vouches for, no tip time.
+    QCOMPARE(snap->nodeHeight, std::optional<quint64>(90));
+    // The daemon down: the poll fails and says which RPC.
+    wallet.info = R"({"status":"BUSY"})";
+    snap = pollOnce(backend, 100);
+    QVERIFY(!snap);
+    QVERIFY2(snap.error().contains(QStringLiteral("Monero daemon RPC")), qPrintable(snap.error()));
+}
+
+void TestMoneroFaults::firstPollIsBounded()
+{
+    FakeWallet wallet;
+    wallet.transfers = [](const FaultRequest &r) { return FaultResponse{rpcResult(r, "{}")}; };
+    QNetworkAccessManager nam;
+    AssetConfig config = configFor(wallet.server.url());
+    config.startHeight = 100;
+    MoneroBackend backend(config, QString(), &nam);
+    auto snap = pollOnce(backend, 0);
+    QVERIFY2(snap, snap ? "" : qPrintable(snap.error()));
+    QCOMPARE(snap->fromHeight, 100ULL);
+    const auto request = parseJson(wallet.server.received().at(3).body);
+    QCOMPARE(request->find(u"params")->find(u"min_height")->numberText(), QByteArray("100"));
+}
+
+void TestMoneroFaults::vanishedTransactionsAreAskedOfTheDaemon()
+{
+    FakeWallet wallet;
+    wallet.transactions = "{\"missed_tx\":[\"" + TxC.toLatin1() + "\"],\"status\":\"OK\",\"txs\":[{\"tx_hash\":\"" + TxA.toLatin1() +
+                          "\",\"in_pool\":true,\"block_height\":0},{\"tx_hash\":\"" + TxB.toLatin1() +
+                          "\",\"in_pool\":false,\"block_height\":127}]}";
+    QNetworkAccessManager nam;
+    MoneroBackend backend(configFor(wallet.server.url()), QString(), &nam);
+    QSignalSpy checked(&backend, &WalletBackend::vanishedChecked);
+    backend.checkVanished(5, {VanishedDeposit{{TxA.toStdString(), "0/1"}, std::nullopt, QString()},
+                              VanishedDeposit{{TxB.toStdString(), "0/2"}, 126, QString()},
+                              VanishedDeposit{{TxC.toStdString(), "0/3"}, 125, QString()},
+                              VanishedDeposit{{TxC.toStdString(), "0/4"}, 125, QString()}});
+    QVERIFY(checked.wait(5000));
+    const auto evidence = checked.first().at(1).value<QList<ChainEvidence>>();
+    QCOMPARE(evidence.size(), 4);
+    QCOMPARE(evidence.at(0).tx, ChainEvidence::Tx::InPool);
+    QCOMPARE(evidence.at(1).tx, ChainEvidence::Tx::InChain);
+    QCOMPARE(evidence.at(1).txHeight, std::optional<quint64>(127));
+    QCOMPARE(evidence.at(2).tx, ChainEvidence::Tx::Missing);
+    QCOMPARE(evidence.at(3).tx, ChainEvidence::Tx::Missing);
+    const QByteArray asked = wallet.server.received().last().body;
+    QCOMPARE(wallet.server.received().last().path, QByteArray("/get_transactions"));
+    QCOMPARE(asked.count(TxC.toLatin1()), 1); // each transaction asked once
+    // A daemon that is silent about one transaction proves nothing: the check fails.
+    wallet.transactions = R"({"missed_tx":[],"status":"OK","txs":[]})";
+    QSignalSpy failed(&backend, &WalletBackend::requestFailed);
+    backend.checkVanished(6, {VanishedDeposit{{TxA.toStdString(), "0/1"}, std::nullopt, QString()}});
+    QVERIFY(failed.wait(5000));
+    QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("no answer for transaction")),
+             qPrintable(failed.first().at(1).toString()));
+}
+
+void TestMoneroFaults::daemonUrlDefaultsToTheWalletHost()
+{
+    AssetConfig c;
+    c.walletRpcUrl = QStringLiteral("http://merchant:secret@10.0.0.5:18083/json_rpc");
+    QCOMPARE(MoneroBackend::daemonUrl(c), QUrl(QStringLiteral("http://10.0.0.5:18081/json_rpc")));
+    c.daemonRpcUrl = QStringLiteral("http://127.0.0.1:38081");
+    QCOMPARE(MoneroBackend::daemonUrl(c), QUrl(QStringLiteral("http://127.0.0.1:38081/json_rpc")));
 }
 
 void TestMoneroFaults::pollFaults_data()

@@ -88,8 +88,9 @@ private slots:
             QFile f(ini);
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QStringLiteral("[general]\noperator=refund-test\n[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\n"
-                                   "wallet_rpc_user=%3\nwallet_rpc_password_env=SD_REFUND_TEST_WALLET_PASSWORD\n")
-                        .arg(db, regtest.env().merchant.toString(), regtest.env().merchantUser).toUtf8());
+                                   "wallet_rpc_user=%3\nwallet_rpc_password_env=SD_REFUND_TEST_WALLET_PASSWORD\ndaemon_rpc_url=%4\n")
+                        .arg(db, regtest.env().merchant.toString(), regtest.env().merchantUser, regtest.env().daemonRpcUrl())
+                        .toUtf8());
         }
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("SD_REFUND_TEST_WALLET_PASSWORD"), regtest.merchantPassword());
