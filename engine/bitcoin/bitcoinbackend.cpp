@@ -1,5 +1,7 @@
 #include "bitcoinbackend.h"
 
+#include "chainwatch.h"
+
 #include <QSet>
 
 #include <algorithm>
@@ -53,43 +55,111 @@ void BitcoinBackend::allocateAddress(quint64 requestId, const QString &label)
 
 void BitcoinBackend::poll(quint64 requestId, quint64 fromHeight)
 {
-    fetchSnapshot(requestId, fromHeight, [this, requestId](const WalletSnapshot &snapshot) {
-        Q_EMIT polled(requestId, snapshot);
+    fetchSnapshot(requestId, fromHeight, true, [this, requestId](const WalletSnapshot &snapshot) { addChainFacts(requestId, snapshot); });
+}
+
+void BitcoinBackend::addChainFacts(quint64 requestId, WalletSnapshot snapshot)
+{
+    m_client->getBlockTime(snapshot.tipHash, [this, requestId, snapshot](RpcResult<quint64> time) mutable {
+        if (!time)
+            return failed(requestId, time.error());
+        if (*time <= MaxTimestamp)
+            snapshot.tipTime = TimePoint(std::chrono::milliseconds(qint64(*time) * 1000));
+        m_client->initialBlockDownload([this, requestId, snapshot](RpcResult<bool> ibd) mutable {
+            if (!ibd)
+                return failed(requestId, ibd.error());
+            snapshot.nodeHeight = snapshot.chainHeight;
+            if (*ibd) {
+                snapshot.nodeSyncing = true;
+                snapshot.syncDetail = QStringLiteral("the Bitcoin node is in its initial block download (height %1)").arg(snapshot.chainHeight);
+            }
+            Q_EMIT polled(requestId, snapshot);
+        });
     });
+}
+
+void BitcoinBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
+{
+    checkNext(requestId, deposits, {});
+}
+
+void BitcoinBackend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done)
+{
+    if (left.isEmpty())
+        return Q_EMIT vanishedChecked(requestId, done);
+    const VanishedDeposit d = left.takeFirst();
+    if (d.height && !d.blockHash.isEmpty()) {
+        // Mined: has the chain at its height changed? A node whose chain does not reach it proves nothing.
+        m_client->getBlockCount([this, requestId, left, done, d](RpcResult<quint64> tip) mutable {
+            if (!tip)
+                return failed(requestId, tip.error());
+            if (*tip < *d.height) {
+                done.append(ChainEvidence{ChainEvidence::Tx::NotAsked, ChainEvidence::Block::Beyond, {}});
+                return checkNext(requestId, left, done);
+            }
+            m_client->getBlockHash(*d.height, [this, requestId, left, done, d](RpcResult<QString> hash) mutable {
+                if (!hash)
+                    return failed(requestId, hash.error());
+                done.append(ChainEvidence{ChainEvidence::Tx::NotAsked,
+                                          *hash == d.blockHash.toLower() ? ChainEvidence::Block::Same : ChainEvidence::Block::Changed, {}});
+                checkNext(requestId, left, done);
+            });
+        });
+        return;
+    }
+    m_client->getTransaction(QString::fromStdString(d.key.txid), m_options.dialect == Dialect::Bcoin,
+                             [this, requestId, left, done](RpcResult<BitcoinTxStatus> status) mutable {
+                                 if (!status)
+                                     return failed(requestId, status.error());
+                                 ChainEvidence e;
+                                 switch (status->kind) {
+                                 case BitcoinTxStatus::Missing: e.tx = ChainEvidence::Tx::Missing; break;
+                                 case BitcoinTxStatus::Gone: e.tx = ChainEvidence::Tx::Gone; break;
+                                 case BitcoinTxStatus::InPool: e.tx = ChainEvidence::Tx::InPool; break;
+                                 case BitcoinTxStatus::InChain: e.tx = ChainEvidence::Tx::InChain; e.txHeight = status->height; break;
+                                 }
+                                 done.append(e);
+                                 checkNext(requestId, left, done);
+                             });
 }
 
 void BitcoinBackend::listIncoming(quint64 requestId)
 {
     // From the genesis block (which pays no wallet): the same rules as a poll, so reconcile compares
     // exactly what the engine would have recorded.
-    fetchSnapshot(requestId, 0, [this, requestId](const WalletSnapshot &snapshot) {
+    fetchSnapshot(requestId, 0, false, [this, requestId](const WalletSnapshot &snapshot) {
         Q_EMIT incomingListed(requestId, snapshot.transfers);
     });
 }
 
-void BitcoinBackend::fetchSnapshot(quint64 requestId, quint64 fromHeight, std::function<void(const WalletSnapshot &)> done)
+void BitcoinBackend::fetchSnapshot(quint64 requestId, quint64 fromHeight, bool boundFirstPoll,
+                                   std::function<void(const WalletSnapshot &)> done)
 {
-    m_client->getBlockCount([this, requestId, fromHeight, done = std::move(done)](RpcResult<quint64> tip) {
+    m_client->getBlockCount([this, requestId, fromHeight, boundFirstPoll, done = std::move(done)](RpcResult<quint64> tip) {
         if (!tip)
             return failed(requestId, tip.error());
         const quint64 tipHeight = *tip;
-        m_client->getBlockHash(tipHeight, [this, requestId, fromHeight, tipHeight, done](RpcResult<QString> tipHash) {
+        // listsinceblock from the block at `from` lists what is above it (Bitcoin Core) and the pool; a reorg
+        // below it is covered by the engine choosing fromHeight deep enough. The very first poll (no cursor)
+        // starts at start_height or a week below the tip.
+        const quint64 from = std::min(fromHeight == 0 && boundFirstPoll
+                                          ? firstPollFrom(m_config.startHeight, tipHeight, std::chrono::seconds(600))
+                                          : fromHeight,
+                                      tipHeight);
+        m_client->getBlockHash(tipHeight, [this, requestId, from, tipHeight, done](RpcResult<QString> tipHash) {
             if (!tipHash)
                 return failed(requestId, tipHash.error());
-            // listsinceblock from the block at fromHeight lists what is above it (Bitcoin Core) and the pool;
-            // a reorg below it is covered by the engine choosing fromHeight deep enough.
-            const quint64 base = std::min(fromHeight, tipHeight);
-            m_client->getBlockHash(base, [this, requestId, fromHeight, tipHeight, tip = *tipHash, done](RpcResult<QString> baseHash) {
+            m_client->getBlockHash(from, [this, requestId, from, tipHeight, tip = *tipHash, done](RpcResult<QString> baseHash) {
                 if (!baseHash)
                     return failed(requestId, baseHash.error());
-                m_client->listSinceBlock(*baseHash, [this, requestId, fromHeight, tipHeight, tip, done](RpcResult<BitcoinSinceBlock> since) {
+                m_client->listSinceBlock(*baseHash, [this, requestId, from, tipHeight, tip, done](RpcResult<BitcoinSinceBlock> since) {
                     if (!since)
                         return failed(requestId, since.error());
                     const QString who = QStringLiteral("Bitcoin wallet RPC %1 (listsinceblock)")
                                             .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
-                    const auto finish = [this, requestId, fromHeight, tipHeight, tip, who, done,
+                    const auto finish = [this, requestId, from, tipHeight, tip, who, done,
                                          since = *since](const QList<BitcoinReceive> &pool) {
-                        auto snapshot = buildSnapshot(since, pool, fromHeight, tipHeight, tip, who);
+                        auto snapshot = buildSnapshot(since, pool, from, tipHeight, tip, who);
                         if (!snapshot)
                             return failed(requestId, snapshot.error());
                         done(*snapshot);

@@ -39,9 +39,12 @@ public:
 
     // getnewaddress <label>; answers with the address and no index.
     void allocateAddress(quint64 requestId, const QString &label) override;
-    // getblockcount, getblockhash (tip and fromHeight), listsinceblock <hash at fromHeight> 1 false true
-    // (plus listtransactions for bcoin's unconfirmed receives).
+    // getblockcount, getblockhash and getblockheader of the tip (its time), getblockchaininfo (initial block
+    // download), getblockhash of fromHeight (the very first poll: start_height or a week below the tip),
+    // listsinceblock <that hash> 1 false true (plus listtransactions for bcoin's unconfirmed receives).
     void poll(quint64 requestId, quint64 fromHeight) override;
+    // A mined deposit: getblockhash at its stored height against its stored hash; a pool one: gettransaction.
+    void checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits) override;
     // The same calls from the genesis block: every receive the wallet holds, mined or in the pool (reconcile).
     void listIncoming(quint64 requestId) override;
 
@@ -57,7 +60,10 @@ public:
 private:
     void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, error.message); }
     // The calls behind poll() and listIncoming(); `done` gets the snapshot or fails the request itself.
-    void fetchSnapshot(quint64 requestId, quint64 fromHeight, std::function<void(const WalletSnapshot &)> done);
+    void fetchSnapshot(quint64 requestId, quint64 fromHeight, bool boundFirstPoll, std::function<void(const WalletSnapshot &)> done);
+    // The tip's time and the node's sync state, added to a snapshot for a poll.
+    void addChainFacts(quint64 requestId, WalletSnapshot snapshot);
+    void checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done);
 
     AssetConfig m_config;
     Options m_options;

@@ -253,6 +253,82 @@ void BitcoinWalletClient::getBlockHash(quint64 height, std::function<void(RpcRes
                  });
 }
 
+void BitcoinWalletClient::getBlockTime(const QString &blockHash, std::function<void(RpcResult<quint64>)> done)
+{
+    JsonRpcClient *client = node();
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(QStringLiteral("getblockheader"), params({JsonValue::string(blockHash)}),
+                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
+                     if (!result)
+                         return done(std::unexpected(result.error()));
+                     JsonReader r(*result, QStringLiteral("result"));
+                     const quint64 time = r.uint64(u"time");
+                     if (!r.ok())
+                         return done(std::unexpected(RpcError{RpcError::Protocol, 0,
+                                                              QStringLiteral("%1: %2").arg(who(QStringLiteral("getblockheader")), r.error())}));
+                     done(time);
+                 });
+}
+
+void BitcoinWalletClient::initialBlockDownload(std::function<void(RpcResult<bool>)> done)
+{
+    JsonRpcClient *client = node();
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(QStringLiteral("getblockchaininfo"), params({}), [this, done = std::move(done)](RpcResult<JsonValue> result) {
+        if (!result)
+            return done(std::unexpected(result.error()));
+        JsonReader r(*result, QStringLiteral("result"));
+        const bool ibd = r.booleanOr(u"initialblockdownload", false);
+        if (!r.ok() || !result->isObject())
+            return done(std::unexpected(RpcError{RpcError::Protocol, 0,
+                                                 QStringLiteral("%1: %2").arg(who(QStringLiteral("getblockchaininfo")),
+                                                                              r.ok() ? QStringLiteral("expected an object") : r.error())}));
+        done(ibd);
+    });
+}
+
+void BitcoinWalletClient::getTransaction(const QString &txid, bool bcoin, std::function<void(RpcResult<BitcoinTxStatus>)> done)
+{
+    JsonRpcClient *client = wallet();
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(QStringLiteral("gettransaction"), params({JsonValue::string(txid)}),
+                 [this, bcoin, done = std::move(done)](RpcResult<JsonValue> result) {
+                     if (!result) {
+                         const RpcError &e = result.error();
+                         // The wallet does not know the transaction at all (Core: invalid or non-wallet txid).
+                         if (e.kind == RpcError::Rpc && (e.code == -5 || (bcoin && e.code == -4)))
+                             return done(BitcoinTxStatus{BitcoinTxStatus::Missing, std::nullopt});
+                         return done(std::unexpected(e));
+                     }
+                     JsonReader r(*result, QStringLiteral("result"));
+                     BitcoinTxStatus status;
+                     const auto confirmations = signedInteger(result->find(u"confirmations"));
+                     bool abandoned = false;
+                     if (const JsonValue *details = result->find(u"details"))
+                         for (const JsonValue &d : details->items())
+                             abandoned = abandoned || (d.find(u"abandoned") && d.find(u"abandoned")->toBool());
+                     const bool replaced = !r.stringOr(u"replaced_by_txid").isEmpty();
+                     const QString blockHash = result->find(u"blockhash") && !result->find(u"blockhash")->isNull()
+                                                   ? r.stringOr(u"blockhash") : QString();
+                     if (!r.ok() || !result->isObject())
+                         return done(std::unexpected(RpcError{RpcError::Protocol, 0,
+                                                              QStringLiteral("%1: %2").arg(who(QStringLiteral("gettransaction")),
+                                                                                           r.ok() ? QStringLiteral("expected an object") : r.error())}));
+                     if ((confirmations && *confirmations < 0) || abandoned || replaced)
+                         status.kind = BitcoinTxStatus::Gone;
+                     else if (!blockHash.isEmpty())
+                         status.kind = BitcoinTxStatus::InChain;
+                     else
+                         status.kind = BitcoinTxStatus::InPool;
+                     if (const auto height = signedInteger(result->find(u"blockheight")); height && *height >= 0 && !blockHash.isEmpty())
+                         status.height = quint64(*height);
+                     done(status);
+                 });
+}
+
 void BitcoinWalletClient::listSinceBlock(const QString &blockHash, std::function<void(RpcResult<BitcoinSinceBlock>)> done)
 {
     JsonRpcClient *client = wallet();

@@ -35,6 +35,14 @@ struct BitcoinSinceBlock
     QString lastBlock;
 };
 
+// What the node says of a wallet transaction (gettransaction).
+struct BitcoinTxStatus
+{
+    enum Kind : std::uint8_t { Missing, InPool, InChain, Gone };
+    Kind kind = Missing;
+    std::optional<quint64> height; // with InChain, where the node says
+};
+
 class BitcoinWalletClient : public QObject
 {
     Q_OBJECT
@@ -57,6 +65,13 @@ public:
     void getNewAddress(const QString &label, std::function<void(RpcResult<QString>)> done);
     void getBlockCount(std::function<void(RpcResult<quint64>)> done);
     void getBlockHash(quint64 height, std::function<void(RpcResult<QString>)> done);
+    // getblockheader <hash>: the block's time (unix seconds, as its miner set it).
+    void getBlockTime(const QString &blockHash, std::function<void(RpcResult<quint64>)> done);
+    // getblockchaininfo's initialblockdownload (Bitcoin Core; a node without the field answers false).
+    void initialBlockDownload(std::function<void(RpcResult<bool>)> done);
+    // gettransaction <txid>: conflicted (negative confirmations), abandoned or replaced is Gone; the wallet not
+    // knowing it (Core: -5; bcoin: -4 "TX not found") is Missing.
+    void getTransaction(const QString &txid, bool bcoin, std::function<void(RpcResult<BitcoinTxStatus>)> done);
     // listsinceblock blockhash target_confirmations=1 include_watchonly=false include_removed=true
     void listSinceBlock(const QString &blockHash, std::function<void(RpcResult<BitcoinSinceBlock>)> done);
     // listtransactions "*" count skip: receives only

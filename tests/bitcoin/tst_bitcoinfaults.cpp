@@ -8,6 +8,7 @@
 #include "testsupport.h"
 
 #include <QNetworkAccessManager>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -250,6 +251,11 @@ private Q_SLOTS:
                 return sinceBlock({receive(TxA, 0, "0.00000001", 2, 109), receive(TxB, 0, "0.1", 0, 0)});
             if (r.rpcMethod == QLatin1String("getnewaddress"))
                 return "\"bcrt1qnewaddressforinvoice\"";
+            if (r.rpcMethod == QLatin1String("getblockheader"))
+                return params(r) == "[\"" + Block110 + "\"]" ? QByteArray("{\"hash\":\"" + Block110 + "\",\"height\":110,\"time\":1795977700}")
+                                                          : QByteArray();
+            if (r.rpcMethod == QLatin1String("getblockchaininfo"))
+                return "{\"chain\":\"regtest\",\"blocks\":110,\"headers\":110,\"initialblockdownload\":false}";
             return {};
         };
         QNetworkAccessManager nam;
@@ -263,6 +269,9 @@ private Q_SLOTS:
         QCOMPARE(snapshot->transfers[0].amount, Atomic(1));
         QCOMPARE(snapshot->chainHeight, quint64(110));
         QCOMPARE(snapshot->tipHash, QString::fromLatin1(Block110));
+        // The tip's block time (the expiry horizon), and the node not in its initial block download.
+        QCOMPARE(snapshot->tipTime, std::optional<TimePoint>(TimePoint(std::chrono::seconds(1795977700))));
+        QVERIFY(!snapshot->nodeSyncing);
         // listsinceblock from the block at fromHeight, with include_removed, on the per-wallet URL.
         bool sawSinceBlock = false;
         for (const FaultRequest &r : core.server.received()) {
@@ -279,6 +288,53 @@ private Q_SLOTS:
         QCOMPARE(address->first, QStringLiteral("bcrt1qnewaddressforinvoice"));
         QVERIFY(!address->second);
         QCOMPARE(params(core.server.received().last()), QByteArray("[\"INV-42\"]"));
+    }
+
+    // A deposit the wallet stopped listing: a mined one is judged by the block now at its height, a pool one by
+    // gettransaction (conflicted, abandoned, replaced or unknown to the wallet: gone; else still there).
+    void vanishedDepositsAreCheckedAgainstTheNode()
+    {
+        CoreServer core;
+        core.result = [](const FaultRequest &r) -> QByteArray {
+            const QByteArray p = params(r);
+            if (r.rpcMethod == QLatin1String("getblockcount"))
+                return "110";
+            if (r.rpcMethod == QLatin1String("getblockhash"))
+                return p == "[105]" ? '"' + Block105 + '"' : p == "[100]" ? '"' + Block100 + '"' : QByteArray();
+            if (r.rpcMethod == QLatin1String("gettransaction")) {
+                if (p.contains(TxA.toLatin1()))
+                    return "{\"amount\":0.1,\"confirmations\":-2,\"txid\":\"" + TxA.toLatin1() + "\",\"details\":[]}";
+                if (p.contains(TxB.toLatin1()))
+                    return "{\"amount\":0.1,\"confirmations\":0,\"txid\":\"" + TxB.toLatin1() +
+                           "\",\"replaced_by_txid\":\"" + TxC.toLatin1() + "\",\"details\":[]}";
+                if (p.contains(TxC.toLatin1()))
+                    return "{\"amount\":0.1,\"confirmations\":0,\"txid\":\"" + TxC.toLatin1() + "\",\"details\":[]}";
+                return {}; // -5: not a wallet transaction
+            }
+            return {};
+        };
+        QNetworkAccessManager nam;
+        BitcoinBackend backend(btcConfig(core.server.url(QStringLiteral("/wallet/merchant"))), QStringLiteral("s3cret"), &nam);
+        QSignalSpy checked(&backend, &WalletBackend::vanishedChecked);
+        QSignalSpy failed(&backend, &WalletBackend::requestFailed);
+        backend.checkVanished(9, {VanishedDeposit{{TxD.toStdString(), "0"}, 105, QString::fromLatin1(Block100)},
+                                  VanishedDeposit{{TxD.toStdString(), "1"}, 100, QString::fromLatin1(Block100)},
+                                  VanishedDeposit{{TxD.toStdString(), "2"}, 120, QString::fromLatin1(Block100)},
+                                  VanishedDeposit{{TxA.toStdString(), "0"}, std::nullopt, QString()},
+                                  VanishedDeposit{{TxB.toStdString(), "0"}, std::nullopt, QString()},
+                                  VanishedDeposit{{TxC.toStdString(), "0"}, std::nullopt, QString()},
+                                  VanishedDeposit{{TxD.toStdString(), "3"}, std::nullopt, QString()}});
+        QVERIFY(QTest::qWaitFor([&] { return !checked.isEmpty() || !failed.isEmpty(); }, 5000));
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(1).toString()));
+        const auto e = checked.first().at(1).value<QList<ChainEvidence>>();
+        QCOMPARE(e.size(), 7);
+        QCOMPARE(e.at(0).block, ChainEvidence::Block::Changed); // another block at 105 now
+        QCOMPARE(e.at(1).block, ChainEvidence::Block::Same);
+        QCOMPARE(e.at(2).block, ChainEvidence::Block::Beyond);  // the node's tip is 110
+        QCOMPARE(e.at(3).tx, ChainEvidence::Tx::Gone);          // conflicted
+        QCOMPARE(e.at(4).tx, ChainEvidence::Tx::Gone);          // replaced by fee bump
+        QCOMPARE(e.at(5).tx, ChainEvidence::Tx::InPool);
+        QCOMPARE(e.at(6).tx, ChainEvidence::Tx::Missing);       // not a wallet transaction any more
     }
 
     void cookieFile()
