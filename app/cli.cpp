@@ -357,14 +357,27 @@ int runRefundsList(const QStringList &arguments)
     auto items = (*store)->refunds(only);
     if (!items)
         return storeFailure(items.error());
+    // Deposits that could not be recorded wait here too (ids "Q<n>"): pending ones, or dismissed when asked.
+    QList<QuarantinedDeposit> quarantined;
+    if (!only || *only == RefundStatus::Pending || *only == RefundStatus::Dismissed) {
+        auto q = (*store)->quarantinedDeposits(only && *only == RefundStatus::Dismissed ? QuarantineStatus::Dismissed
+                                                                                       : QuarantineStatus::Pending);
+        if (!q)
+            return storeFailure(q.error());
+        quarantined = *q;
+    }
     if (ctx.wantsJson()) {
         QJsonArray array;
         for (const RefundItem &item : *items)
             array.append(refundToJson(item));
+        for (const QuarantinedDeposit &q : quarantined)
+            array.append(quarantinedToJson(q));
         printJson(array);
     } else {
         for (const RefundItem &item : *items)
             out(refundLine(item));
+        for (const QuarantinedDeposit &q : quarantined)
+            out(quarantinedLine(q));
     }
     return ExitOk;
 }
@@ -381,7 +394,7 @@ int usage()
                        "  refunds list                show the refund queue\n"
                        "  refunds approve ID --address ADDR [--yes]   refund an item (fee shown first)\n"
                        "  refunds apply ID            accept late money for its invoice\n"
-                       "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
+                       "  refunds dismiss ID --reason TEXT            keep the money, with a reason (also Q<n>: a quarantined deposit)\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"

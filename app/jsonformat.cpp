@@ -81,7 +81,49 @@ QJsonObject refundToJson(const RefundItem &item)
         {QStringLiteral("payout_txid"), nullable(item.payoutTxid)},
         {QStringLiteral("fee"), atomicText(item.fee)},
         {QStringLiteral("note"), nullable(item.note)},
+        {QStringLiteral("unwatched"), item.unwatched() ? QJsonValue(QJsonObject{
+                                          {QStringLiteral("from"), item.unwatchedFrom.isValid() ? QJsonValue(isoUtc(item.unwatchedFrom)) : QJsonValue()},
+                                          {QStringLiteral("to"), isoUtc(item.unwatchedTo)},
+                                          {QStringLiteral("note"), unwatchedNote(item)}})
+                                                      : QJsonValue()},
     };
+}
+
+QString unwatchedNote(const RefundItem &item)
+{
+    if (!item.unwatched())
+        return QString();
+    if (!item.unwatchedFrom.isValid())
+        return QStringLiteral("the engine was not running before %1: this payment may have been sent in time").arg(isoUtc(item.unwatchedTo));
+    return QStringLiteral("the engine was not running from %1 to %2: this payment may have been sent in time")
+        .arg(isoUtc(item.unwatchedFrom), isoUtc(item.unwatchedTo));
+}
+
+QString quarantineId(const QuarantinedDeposit &deposit) { return QStringLiteral("Q%1").arg(deposit.id); }
+
+QJsonObject quarantinedToJson(const QuarantinedDeposit &q)
+{
+    return QJsonObject{
+        {QStringLiteral("id"), quarantineId(q)},
+        {QStringLiteral("kind"), QStringLiteral("quarantined")},
+        {QStringLiteral("asset"), q.asset},
+        {QStringLiteral("txid"), QString::fromStdString(q.key.txid)},
+        {QStringLiteral("output"), QString::fromStdString(q.key.output)},
+        {QStringLiteral("address"), nullable(q.address)},
+        {QStringLiteral("height"), q.height ? QJsonValue(qint64(*q.height)) : QJsonValue()},
+        {QStringLiteral("reason"), QStringLiteral("quarantined")},
+        {QStringLiteral("detail"), q.reason},
+        {QStringLiteral("status"), sv(name(q.status))},
+        {QStringLiteral("created_at"), isoUtc(q.firstSeenAt)},
+        {QStringLiteral("note"), nullable(q.note)},
+    };
+}
+
+QString quarantinedLine(const QuarantinedDeposit &q)
+{
+    return QStringLiteral("%1\t%2\tquarantined\t%3\t%4\t%5:%6\t%7")
+        .arg(quarantineId(q), sv(name(q.status)), q.asset, q.address.isEmpty() ? QStringLiteral("-") : q.address,
+             QString::fromStdString(q.key.txid), QString::fromStdString(q.key.output), q.reason);
 }
 
 QString invoiceLine(const InvoiceRecord &r)
@@ -94,11 +136,14 @@ QString invoiceLine(const InvoiceRecord &r)
 
 QString refundLine(const RefundItem &item)
 {
-    return QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6")
-        .arg(item.id)
-        .arg(sv(name(item.status)), sv(name(item.reason)), coin(item.amount, item.asset),
-             item.invoiceId ? QStringLiteral("invoice %1").arg(*item.invoiceId) : QStringLiteral("no invoice"),
-             item.txids.join(QLatin1Char(',')));
+    QString line = QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6")
+                       .arg(item.id)
+                       .arg(sv(name(item.status)), sv(name(item.reason)), coin(item.amount, item.asset),
+                            item.invoiceId ? QStringLiteral("invoice %1").arg(*item.invoiceId) : QStringLiteral("no invoice"),
+                            item.txids.join(QLatin1Char(',')));
+    if (item.unwatched())
+        line += QStringLiteral("\t(") + unwatchedNote(item) + QLatin1Char(')');
+    return line;
 }
 
 QString invoiceToText(const InvoiceRecord &r)

@@ -15,5 +15,11 @@ QJsonObject refundToJson(const RefundItem &item);
 QString invoiceToText(const InvoiceRecord &record);
 QString invoiceLine(const InvoiceRecord &record); // one line for lists
 QString refundLine(const RefundItem &item);
+// "the engine was not running from T1 to T2: this payment may have been sent in time"; empty without the mark.
+QString unwatchedNote(const RefundItem &item);
+// Quarantined deposits are listed with the refund queue under ids "Q<n>".
+QString quarantineId(const QuarantinedDeposit &deposit);
+QJsonObject quarantinedToJson(const QuarantinedDeposit &deposit);
+QString quarantinedLine(const QuarantinedDeposit &deposit);
 
 } // namespace sd

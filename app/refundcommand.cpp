@@ -3,6 +3,7 @@
 #include "amount.h"
 #include "asset.h"
 #include "cli.h"
+#include "clock.h"
 #include "config.h"
 #include "jsonformat.h"
 #include "refundrunner.h"
@@ -45,6 +46,24 @@ int exitCode(const RefundOutcome &o)
     return ExitUsage;
 }
 
+int dismissQuarantined(Store &store, qint64 id, const QString &reason, const QString &actor, bool asJson)
+{
+    auto done = store.dismissQuarantined(id, reason, actor, SystemClock::instance()->now());
+    if (!done) {
+        const StoreError &e = done.error();
+        const int code = e.kind == StoreError::NotFound ? ExitNotFound
+                         : e.kind == StoreError::Conflict ? ExitRefused
+                         : e.kind == StoreError::Invalid  ? ExitUsage
+                                                          : ExitUnreachable;
+        return fail(code, e.message);
+    }
+    if (asJson)
+        out(QString::fromUtf8(QJsonDocument(quarantinedToJson(*done)).toJson(QJsonDocument::Indented)));
+    else
+        out(QStringLiteral("%1 dismissed: %2").arg(quarantineId(*done), done->note));
+    return ExitOk;
+}
+
 } // namespace
 
 int runRefundCommand(const QStringList &arguments)
@@ -55,7 +74,8 @@ int runRefundCommand(const QStringList &arguments)
         "  refunds approve ID --address ADDR [--yes]   refund to the customer (Monero: sent by the wallet;\n"
         "                                               BTC/USDT: recorded for manual payout)\n"
         "  refunds apply ID                            accept late money for its invoice (settled manually)\n"
-        "  refunds dismiss ID --reason TEXT            keep the money (e.g. dust not worth a fee)\n"
+        "  refunds dismiss ID --reason TEXT            keep the money (e.g. dust not worth a fee); Q<n>: a\n"
+        "                                               quarantined deposit a person has looked at\n"
         "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)"));
     parser.addHelpOption();
     QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
@@ -80,10 +100,15 @@ int runRefundCommand(const QStringList &arguments)
     const QString action = words.value(1);
     if (words.size() != 3)
         return fail(ExitUsage, QStringLiteral("usage: settledesk refunds %1 ID ... (--help)").arg(action.isEmpty() ? QStringLiteral("approve|apply|dismiss|payout") : action));
+    // A quarantined deposit (Q<n>) can only be dismissed, after a person looked at it.
+    const bool quarantined = words.at(2).startsWith(QLatin1Char('Q'), Qt::CaseInsensitive);
     bool ok = false;
-    const qint64 id = words.at(2).toLongLong(&ok);
+    const qint64 id = (quarantined ? words.at(2).mid(1) : words.at(2)).toLongLong(&ok);
     if (!ok || id <= 0)
         return fail(ExitUsage, QStringLiteral("\"%1\" is not a refund id").arg(words.at(2)));
+    if (quarantined && action != QLatin1String("dismiss"))
+        return fail(ExitUsage, QStringLiteral("%1 is a quarantined deposit: it can only be dismissed (refunds dismiss %1 --reason TEXT)")
+                                   .arg(words.at(2).toUpper()));
 
     auto cfg = Config::load(parser.value(config));
     if (!cfg)
@@ -120,6 +145,8 @@ int runRefundCommand(const QStringList &arguments)
         const int code = store.error().kind == StoreError::Invalid ? ExitUsage : ExitUnreachable;
         return fail(code, store.error().message);
     }
+    if (quarantined)
+        return dismissQuarantined(**store, id, parser.value(reason), cfg->operatorName, parser.isSet(json));
     RefundRunner runner(store->get(), *cfg, cfg->operatorName);
     runner.setNetwork(net);
 

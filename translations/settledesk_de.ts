@@ -119,7 +119,17 @@
         <translation>An eine Adresse gezahlt, die zu keiner Rechnung gehört.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
+        <source>The engine was not running before %1: this payment may have been sent in time. Apply it to its invoice if the customer paid in time.</source>
+        <translation>Die Engine lief vor %1 nicht: Diese Zahlung wurde vielleicht rechtzeitig gesendet. Wenden Sie sie auf ihre Rechnung an, wenn der Kunde rechtzeitig bezahlt hat.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The engine was not running from %1 to %2: this payment may have been sent in time. Apply it to its invoice if the customer paid in time.</source>
+        <translation>Die Engine lief von %1 bis %2 nicht: Diese Zahlung wurde vielleicht rechtzeitig gesendet. Wenden Sie sie auf ihre Rechnung an, wenn der Kunde rechtzeitig bezahlt hat.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Pending</source>
         <translation>Offen</translation>
     </message>
@@ -164,7 +174,12 @@
         <translation>Bereitschaft</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+1"/>
+        <source>syncing</source>
+        <translation>synchronisiert sich</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Monero</source>
         <translation>Monero</translation>
     </message>
@@ -467,6 +482,11 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>The wallet or its node is catching up: until it has, no payment of this asset is reversed and no invoice expires.</source>
+        <translation>Die Wallet oder ihr Knoten holt auf: Bis dahin wird keine Zahlung dieses Assets zurückgebucht und keine Rechnung läuft ab.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Last error: %1</source>
         <translation>Letzter Fehler: %1</translation>
     </message>
@@ -861,12 +881,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+63"/>
-        <location line="+554"/>
+        <location line="+559"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-531"/>
+        <location line="-536"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -877,12 +897,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+508"/>
+        <location line="+513"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-507"/>
+        <location line="-512"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1027,7 +1047,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+75"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -1717,7 +1737,12 @@ Ausgang %2</translation>
         <translation>keine</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+4"/>
+        <source>%1 · maybe in time</source>
+        <translation>%1 · vielleicht rechtzeitig</translation>
+    </message>
+    <message>
+        <location line="+44"/>
         <source>Item</source>
         <translation>Posten</translation>
     </message>
@@ -1760,7 +1785,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+27"/>
+        <location filename="../ui/refundspage.cpp" line="+35"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
@@ -1780,7 +1805,32 @@ Ausgang %2</translation>
         <translation>Auszahlung erfassen…</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+87"/>
+        <source>1 deposit could not be recorded and waits for you to look at it:</source>
+        <translation>1 Eingang konnte nicht verbucht werden und wartet darauf, dass Sie ihn prüfen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%L1 deposits could not be recorded and wait for you to look at them:</source>
+        <translation>%L1 Eingänge konnten nicht verbucht werden und warten darauf, dass Sie sie prüfen:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Q%1 · %2 transaction %3 (output %4) to %5: %6</source>
+        <translation>Q%1 · %2-Transaktion %3 (Ausgabe %4) an %5: %6</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>an unknown address</source>
+        <translation>eine unbekannte Adresse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Once you have looked at one, dismiss it with: settledesk refunds dismiss Q&lt;number&gt; --reason TEXT</source>
+        <translation>Wenn Sie einen geprüft haben, verwerfen Sie ihn mit: settledesk refunds dismiss Q&lt;Nummer&gt; --reason TEXT</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>1 refund approved for a manual payout: send it, then record its transaction (right click).</source>
         <translation>1 Rückzahlung zur manuellen Auszahlung freigegeben: senden, dann ihre Transaktion erfassen (Rechtsklick).</translation>
     </message>

@@ -120,6 +120,25 @@ QString DisplayText::refundReasonDescription(RefundReason reason)
     return QString();
 }
 
+QString DisplayText::unwatchedNote(const RefundItem &item)
+{
+    if (!item.unwatched())
+        return QString();
+    if (!item.unwatchedFrom.isValid())
+        return tr("The engine was not running before %1: this payment may have been sent in time. Apply it to its "
+                  "invoice if the customer paid in time.")
+            .arg(dateTime(item.unwatchedTo));
+    return tr("The engine was not running from %1 to %2: this payment may have been sent in time. Apply it to its "
+              "invoice if the customer paid in time.")
+        .arg(dateTime(item.unwatchedFrom), dateTime(item.unwatchedTo));
+}
+
+QIcon DisplayText::unwatchedIcon()
+{
+    UiResources::ensure();
+    return QIcon(QStringLiteral(":/icons/alert.svg"));
+}
+
 QString DisplayText::refundStatusName(RefundStatus status)
 {
     switch (status) {

@@ -37,6 +37,9 @@ public:
     static QString refundReasonName(RefundReason reason);
     static QString refundReasonDescription(RefundReason reason);
     static QString refundStatusName(RefundStatus status);
+    // A late item that fell into a gap of the engine's watch: "The engine was not running from T1 to T2: ...".
+    static QString unwatchedNote(const RefundItem &item);
+    static QIcon unwatchedIcon();
     static QString healthName(BackendHealth health);
     static QIcon healthIcon(BackendHealth health);
     static QIcon assetIcon(const QString &asset);

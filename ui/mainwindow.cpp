@@ -529,6 +529,11 @@ void MainWindow::handleRefundsChanged(const QList<RefundItem> &open)
     scheduleOverview();
 }
 
+void MainWindow::handleQuarantineChanged(const QList<QuarantinedDeposit> &pending)
+{
+    m_refundsPage->setQuarantined(pending);
+}
+
 void MainWindow::handleInvoicesChanged(const QList<InvoiceRecord> &invoices)
 {
     m_invoices->upsert(invoices);

@@ -17,6 +17,14 @@ RefundsPage::RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayo
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 0);
+    m_quarantine = new QLabel(this);
+    m_quarantine->setObjectName(QStringLiteral("quarantineBanner"));
+    m_quarantine->setWordWrap(true);
+    m_quarantine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_quarantine->setFrameShape(QFrame::StyledPanel);
+    m_quarantine->setMargin(6);
+    m_quarantine->hide();
+    layout->addWidget(m_quarantine);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("refundSummary"));
     m_summary->setWordWrap(true);
@@ -125,6 +133,27 @@ std::optional<RefundItem> RefundsPage::currentItem(const QTableView *table, cons
 }
 
 QString RefundsPage::summary() const { return m_summary->text(); }
+
+QString RefundsPage::quarantineText() const { return m_quarantine->isHidden() ? QString() : m_quarantine->text(); }
+
+void RefundsPage::setQuarantined(const QList<QuarantinedDeposit> &pending)
+{
+    m_quarantine->setVisible(!pending.isEmpty());
+    if (pending.isEmpty()) {
+        m_quarantine->clear();
+        return;
+    }
+    QStringList lines;
+    lines << (pending.size() == 1 ? tr("1 deposit could not be recorded and waits for you to look at it:")
+                                  : tr("%L1 deposits could not be recorded and wait for you to look at them:").arg(pending.size()));
+    for (const QuarantinedDeposit &q : pending)
+        lines << tr("Q%1 · %2 transaction %3 (output %4) to %5: %6")
+                     .arg(q.id)
+                     .arg(q.asset, QString::fromStdString(q.key.txid), QString::fromStdString(q.key.output),
+                          q.address.isEmpty() ? tr("an unknown address") : q.address, q.reason);
+    lines << tr("Once you have looked at one, dismiss it with: settledesk refunds dismiss Q<number> --reason TEXT");
+    m_quarantine->setText(lines.join(QLatin1Char('\n')));
+}
 
 void RefundsPage::updateSummary()
 {

@@ -32,6 +32,9 @@ public:
     // Offers the actions (context menu, double-click) once something handles actionRequested(): the
     // refund flow owns what they do.
     void setActionsAvailable(bool available);
+    // Deposits a wallet reported that could not be recorded: shown above the queue until a person dismissed them.
+    void setQuarantined(const QList<QuarantinedDeposit> &pending);
+    QString quarantineText() const;
 
 Q_SIGNALS:
     void actionRequested(const sd::RefundItem &item, sd::ui::RefundsPage::Action action);
@@ -47,6 +50,7 @@ private:
     QList<QAction *> m_actions;
     QAction *m_recordPayout = nullptr;
     QLabel *m_summary;
+    QLabel *m_quarantine;
     QTableView *m_table;
     QLabel *m_payoutLabel = nullptr;
     QTableView *m_payoutTable = nullptr;

@@ -25,7 +25,9 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         case InvoiceColumn: return it.invoiceId ? tr("#%1").arg(*it.invoiceId) : tr("none");
         case AssetColumn: return it.asset;
         case AmountColumn: return DisplayText::amount(it.amount, it.asset);
-        case ReasonColumn: return DisplayText::refundReasonName(it.reason);
+        case ReasonColumn:
+            return it.unwatched() ? tr("%1 · maybe in time").arg(DisplayText::refundReasonName(it.reason))
+                                  : DisplayText::refundReasonName(it.reason);
         // Approved items: where the merchant is to send the money, rather than where it came from.
         case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QStringLiteral(", "));
         case QueuedColumn: return DisplayText::dateTime(it.createdAt);
@@ -44,13 +46,17 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         return QVariant();
     case IdRole: return it.id;
     case Qt::DecorationRole:
+        if (index.column() == ReasonColumn && it.unwatched())
+            return QVariant(DisplayText::unwatchedIcon());
         return index.column() == AssetColumn ? QVariant(DisplayText::assetIcon(it.asset)) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == AmountColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         switch (index.column()) {
-        case ReasonColumn: return DisplayText::refundReasonDescription(it.reason);
+        case ReasonColumn:
+            return it.unwatched() ? DisplayText::refundReasonDescription(it.reason) + QLatin1Char('\n') + DisplayText::unwatchedNote(it)
+                                  : DisplayText::refundReasonDescription(it.reason);
         case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QLatin1Char('\n'));
         case AmountColumn: return DisplayText::amountWithUnit(it.amount, it.asset);
         }
@@ -97,7 +103,7 @@ void RefundTableModel::setPending(const QList<RefundItem> &pending)
         RefundItem &cur = m_items[row];
         if (cur.amount != fresh.amount || cur.reason != fresh.reason || cur.txids != fresh.txids ||
             cur.invoiceId != fresh.invoiceId || cur.asset != fresh.asset || cur.createdAt != fresh.createdAt ||
-            cur.refundAddress != fresh.refundAddress) {
+            cur.refundAddress != fresh.refundAddress || cur.unwatchedTo != fresh.unwatchedTo) {
             cur = fresh;
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         } else {

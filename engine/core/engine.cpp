@@ -106,6 +106,8 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<QList<sd::InvoiceEventRecord>>();
     qRegisterMetaType<sd::RefundItem>();
     qRegisterMetaType<QList<sd::RefundItem>>();
+    qRegisterMetaType<sd::QuarantinedDeposit>();
+    qRegisterMetaType<QList<sd::QuarantinedDeposit>>();
     qRegisterMetaType<sd::BackendStatus>();
     qRegisterMetaType<sd::WalletSnapshot>();
     qRegisterMetaType<std::optional<quint64>>();
@@ -354,6 +356,8 @@ void Engine::loadRefunds(quint64 requestId)
     if (!items)
         return Q_EMIT loadFailed(requestId, items.error().message);
     Q_EMIT refundsLoaded(requestId, *items);
+    if (auto quarantined = d->store->quarantinedDeposits(QuarantineStatus::Pending))
+        Q_EMIT quarantineChanged(*quarantined);
 }
 
 void Engine::pollNow()
@@ -577,6 +581,8 @@ void Engine::Private::emitOpenRefunds()
     auto refunding = store->refunds(RefundStatus::Refunding);
     if (pending && refunding)
         Q_EMIT q->refundsChanged(*pending + *refunding);
+    if (auto quarantined = store->quarantinedDeposits(QuarantineStatus::Pending))
+        Q_EMIT q->quarantineChanged(*quarantined);
 }
 
 // Another process or machine may write: a cheap token check, then only the invoices updated since.

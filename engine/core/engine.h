@@ -86,6 +86,8 @@ Q_SIGNALS:
     void invoicesChanged(const QList<sd::InvoiceRecord> &invoices);
     // The refund items still open: pending (waiting for a decision) and refunding (approved, not yet paid).
     void refundsChanged(const QList<sd::RefundItem> &open);
+    // Deposits a wallet reported that could not be recorded, waiting for a person (pending ones).
+    void quarantineChanged(const QList<sd::QuarantinedDeposit> &pending);
     // A deposit settled an invoice / money landed in the refund queue: for notifications.
     void invoiceSettled(const sd::InvoiceRecord &invoice);
     void refundQueued(const sd::RefundItem &item);
@@ -106,5 +108,6 @@ Q_DECLARE_METATYPE(sd::InvoiceFilter)
 Q_DECLARE_METATYPE(sd::InvoiceRecord)
 Q_DECLARE_METATYPE(sd::InvoiceEventRecord)
 Q_DECLARE_METATYPE(sd::RefundItem)
+Q_DECLARE_METATYPE(sd::QuarantinedDeposit)
 Q_DECLARE_METATYPE(sd::BackendStatus)
 Q_DECLARE_METATYPE(sd::WalletSnapshot)

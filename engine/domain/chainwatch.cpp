@@ -124,6 +124,8 @@ std::optional<CoverageGap> unwatchedGap(std::span<const CoverageInterval> covera
 {
     if (blockTime <= boundary)
         return std::nullopt; // not late by its block time
+    if (coverage.empty())
+        return std::nullopt; // nothing recorded of when anyone watched (a database from before coverage): no claim
     std::optional<TimePoint> from; // the last covered instant before the boundary
     std::optional<TimePoint> to;   // the first covered instant after it
     for (const CoverageInterval &c : coverage) {

@@ -140,7 +140,8 @@ struct CoverageGap
 
 // A late deposit known only by its block time may have been sent in time when nobody watched its wallet
 // at the boundary: the gap of `coverage` (intervals of the asset, in any order) that contains both the
-// invoice's hard boundary and the block time. `now` ends a gap no coverage has closed yet.
+// invoice's hard boundary and the block time. `now` ends a gap no coverage has closed yet. Without any
+// coverage recorded for the asset there is no claim to make.
 std::optional<CoverageGap> unwatchedGap(std::span<const CoverageInterval> coverage, TimePoint boundary,
                                         TimePoint blockTime, TimePoint now);
 

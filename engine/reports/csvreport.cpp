@@ -8,7 +8,7 @@ enum Column {
     RecordType, InvoiceId, OrderRef, AssetCol, State, FiatAmount, FiatCurrency, Rate, AmountDue, AmountDueAtomic,
     AmountReceived, AmountReceivedAtomic, SurplusCol, SurplusAtomic, CreatedAt, SettledAt, Txids, Count, RefundId,
     RefundReasonCol, RefundMovements, RefundAmount, RefundAmountAtomic, RefundFee, RefundFeeAtomic, RefundUpdatedAt,
-    PayoutTxid, ColumnCount
+    PayoutTxid, RefundNote, ColumnCount
 };
 
 // A row under construction: every column present, most empty.
@@ -38,6 +38,17 @@ QByteArray sv(std::string_view s) { return QByteArray(s.data(), qsizetype(s.size
 
 } // namespace
 
+QString unwatchedText(const RefundItem &item)
+{
+    if (!item.unwatched())
+        return QString();
+    const QString to = QString::fromLatin1(isoUtcText(item.unwatchedTo));
+    if (!item.unwatchedFrom.isValid())
+        return QStringLiteral("the engine was not running before %1: this payment may have been sent in time").arg(to);
+    return QStringLiteral("the engine was not running from %1 to %2: this payment may have been sent in time")
+        .arg(QString::fromLatin1(isoUtcText(item.unwatchedFrom)), to);
+}
+
 const QByteArrayList &CsvReport::columns()
 {
     static const QByteArrayList names = {
@@ -45,7 +56,7 @@ const QByteArrayList &CsvReport::columns()
         "amount_due", "amount_due_atomic", "amount_received", "amount_received_atomic", "surplus", "surplus_atomic",
         "created_at", "settled_at", "txids", "count", "refund_id", "refund_reason", "refund_movements",
         "refund_amount", "refund_amount_atomic", "refund_fee", "refund_fee_atomic", "refund_updated_at",
-        "payout_txid",
+        "payout_txid", "refund_note",
     };
     Q_ASSERT(names.size() == ColumnCount);
     return names;
@@ -118,6 +129,7 @@ void CsvReport::writeRefund(const RefundItem &item, const std::vector<RefundMove
         r.amount(RefundFee, RefundFeeAtomic, item.fee, decimals);
     r[RefundUpdatedAt] = isoUtcText(item.updatedAt);
     r[PayoutTxid] = item.payoutTxid.toUtf8();
+    r[RefundNote] = unwatchedText(item).toUtf8();
     r.write(m_writer);
 }
 

@@ -11,6 +11,9 @@
 
 namespace sd {
 
+// The note on a late item that fell into a gap of the engine's watch (refund_note; the PDF prints it too).
+QString unwatchedText(const RefundItem &item);
+
 class CsvReport
 {
 public:

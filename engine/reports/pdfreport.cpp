@@ -234,6 +234,14 @@ bool PdfReport::spoolRefund(const RefundItem &item)
     QByteArray bytes = refundLine(item).toUtf8();
     bytes += '\n';
     ++m_refundsSpooled;
+    // The mark of a late item that fell into a gap of the engine's watch: a line of its own under the item.
+    if (item.unwatched()) {
+        bytes += QStringLiteral("       engine not running %1 to %2: may be in time\n")
+                     .arg(item.unwatchedFrom.isValid() ? shortTime(isoUtcText(item.unwatchedFrom)) : QStringLiteral("(before)"),
+                          shortTime(isoUtcText(item.unwatchedTo)))
+                     .toUtf8();
+        ++m_refundsSpooled;
+    }
     return m_refundSpool->write(bytes) == bytes.size();
 }
 

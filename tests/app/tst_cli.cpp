@@ -1,6 +1,7 @@
 // The command line as users script it: the real `settledesk` binary, its exit codes and JSON, an invoice
 // created through the real monero-wallet-rpc.
 #include "regtest.h"
+#include "store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void createShowListRoundTrip();
     void deadWalletExitsThreeAndWritesNothing();
     void headlessEngineRunsUntilSigterm();
+    void refundListShowsQuarantineAndTheUnwatchedMark();
 
 private:
     struct Run
@@ -229,6 +231,80 @@ void TestCli::headlessEngineRunsUntilSigterm()
     QCOMPARE(engine.exitStatus(), QProcess::NormalExit);
     QCOMPARE(engine.exitCode(), 0);
     QVERIFY2(err.contains("engine stopped"), err.constData());
+}
+
+void TestCli::refundListShowsQuarantineAndTheUnwatchedMark()
+{
+    using namespace sd;
+    using namespace std::chrono_literals;
+    const QString path = m_dir.filePath(QStringLiteral("marks.db"));
+    const QString db = QStringLiteral("--db=sqlite:") + path;
+    const TimePoint t0{std::chrono::milliseconds(1'795'000'000'000LL)};
+    {
+        auto opened = Store::open(QStringLiteral("sqlite:") + path, QStringLiteral("cli-marks"));
+        QVERIFY2(opened, opened ? "" : qPrintable(opened.error().message));
+        Store &store = **opened;
+        // A wallet watched until 10 s before an invoice's boundary; a payment mined after it, recorded later.
+        NewInvoice n;
+        n.asset = QStringLiteral("XMR");
+        n.orderRef = QStringLiteral("down");
+        n.terms = *makeTerms(1000, 0, t0, Seconds(900), Seconds(180), 0);
+        n.address = QStringLiteral("8addr");
+        QVERIFY(store.createInvoice(n, t0));
+        const TimePoint hard = n.terms.graceExpiresAt;
+        CompletedPoll poll;
+        poll.backend = QStringLiteral("xmr:test");
+        poll.asset = QStringLiteral("XMR");
+        poll.height = 10;
+        poll.startedAt = hard - 10s;
+        poll.tipTime = hard - 10s;
+        poll.now = hard - 9s;
+        QVERIFY(store.completePoll(poll));
+        Observation o;
+        o.asset = QStringLiteral("XMR");
+        o.key = DepositKey{"aa", "0/1"};
+        o.amount = 1000;
+        o.effectiveAt = hard + 40s;
+        o.height = 12;
+        o.address = QStringLiteral("8addr");
+        QVERIFY(store.recordObservation(o, hard + 100s));
+        QuarantinedDeposit q;
+        q.asset = QStringLiteral("USDT");
+        q.key = DepositKey{"0xbeef", "2"};
+        q.address = QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+        q.reason = QStringLiteral("the amount does not fit 64 bits");
+        QVERIFY(store.quarantineDeposit(q, hard));
+    }
+    Run text = run({db, QStringLiteral("refunds"), QStringLiteral("list")});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(text.out.contains("the engine was not running from 2026-11-18T11:24:30.000Z to 2026-11-18T11:26:20.000Z: this payment may "
+                               "have been sent in time"),
+             text.out.constData());
+    QVERIFY2(text.out.contains("Q1\tpending\tquarantined\tUSDT\t0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed\t0xbeef:2\tthe amount"),
+             text.out.constData());
+    Run json = run({db, QStringLiteral("--json"), QStringLiteral("refunds"), QStringLiteral("list")});
+    QCOMPARE(json.code, 0);
+    const QJsonArray items = QJsonDocument::fromJson(json.out).array();
+    QCOMPARE(items.size(), 2);
+    const QJsonObject late = items.at(0).toObject();
+    QCOMPARE(late.value(QStringLiteral("reason")).toString(), QStringLiteral("late"));
+    QCOMPARE(late.value(QStringLiteral("unwatched")).toObject().value(QStringLiteral("from")).toString(),
+             QStringLiteral("2026-11-18T11:24:30.000Z"));
+    const QJsonObject q = items.at(1).toObject();
+    QCOMPARE(q.value(QStringLiteral("id")).toString(), QStringLiteral("Q1"));
+    QCOMPARE(q.value(QStringLiteral("kind")).toString(), QStringLiteral("quarantined"));
+    QCOMPARE(q.value(QStringLiteral("txid")).toString(), QStringLiteral("0xbeef"));
+    // A quarantined deposit can only be dismissed, with a reason.
+    QCOMPARE(run({db, QStringLiteral("refunds"), QStringLiteral("apply"), QStringLiteral("Q1")}).code, 1);
+    QCOMPARE(run({db, QStringLiteral("refunds"), QStringLiteral("dismiss"), QStringLiteral("Q9"), QStringLiteral("--reason"), QStringLiteral("x")}).code, 2);
+    Run dismissed = run({db, QStringLiteral("refunds"), QStringLiteral("dismiss"), QStringLiteral("Q1"), QStringLiteral("--reason"),
+                         QStringLiteral("a test mint")});
+    QCOMPARE(dismissed.code, 0);
+    QCOMPARE(run({db, QStringLiteral("refunds"), QStringLiteral("dismiss"), QStringLiteral("q1"), QStringLiteral("--reason"), QStringLiteral("again")}).code, 4);
+    Run after = run({db, QStringLiteral("refunds"), QStringLiteral("list")});
+    QVERIFY(!after.out.contains("quarantined"));
+    Run gone = run({db, QStringLiteral("refunds"), QStringLiteral("list"), QStringLiteral("--status"), QStringLiteral("dismissed")});
+    QVERIFY2(gone.out.contains("Q1\tdismissed\tquarantined"), gone.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -200,9 +200,12 @@ void TestChainWatch::unwatchedGapHoldsBoundaryAndBlock()
     const std::vector<CoverageInterval> stillDown{{T0, T0 + 990s}};
     QCOMPARE(unwatchedGap(stillDown, boundary, T0 + 1050s, T0 + 1300s),
              std::optional<CoverageGap>(CoverageGap{T0 + 990s, T0 + 1300s}));
-    // Never watched before.
-    QCOMPARE(unwatchedGap({}, boundary, T0 + 1050s, T0 + 1300s),
-             std::optional<CoverageGap>(CoverageGap{std::nullopt, T0 + 1300s}));
+    // First watched after the boundary (the invoice was created while no engine polled): not running before.
+    const std::vector<CoverageInterval> startedLater{{T0 + 1100s, T0 + 1200s}};
+    QCOMPARE(unwatchedGap(startedLater, boundary, T0 + 1050s, T0 + 1300s),
+             std::optional<CoverageGap>(CoverageGap{std::nullopt, T0 + 1100s}));
+    // Nothing recorded at all (a database from before coverage): no claim either way.
+    QVERIFY(!unwatchedGap({}, boundary, T0 + 1050s, T0 + 1300s).has_value());
     // A block time in time is not late by it.
     QVERIFY(!unwatchedGap(stillDown, boundary, boundary, T0 + 1300s).has_value());
 }

@@ -10,6 +10,7 @@
 #include <QGuiApplication>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimeZone>
 
@@ -65,10 +66,10 @@ private:
     {
         // In refund id order; each item's movements in the range, amounts in the asset's unit and atomic. The
         // txids are the deposits whose money the item holds (for an overpayment: the invoice's deposits).
-        const QString over = QStringLiteral("refund,3,,XMR,pending,,,,,,,,,,2026-11-03T08:03:20.000Z,,bb22 bb33,,%1,overpaid,received pending,0.100000000000,100000000000,,,2026-11-03T08:03:20.000Z,");
-        const QString under = QStringLiteral("refund,4,,BTC,pending,,,,,,,,,,2026-11-20T00:30:00.000Z,,cc44,,%1,underpaid_expired,received pending,0.00150000,150000,,,2026-11-20T00:30:00.000Z,");
-        const QString late = QStringLiteral("refund,5,,USDT,refunded,,,,,,,,,,2026-11-20T01:00:00.000Z,,0xdd55,,%1,late,received refunded,25.000000,25000000,0.350000,350000,2026-11-25T11:00:00.000Z,0xpayout");
-        const QString unmatched = QStringLiteral("refund,,,BTC,dismissed,,,,,,,,,,2026-11-16T00:00:00.000Z,,ff77,,%1,unmatched,received dismissed,0.00005000,5000,,,2026-11-17T00:00:00.000Z,");
+        const QString over = QStringLiteral("refund,3,,XMR,pending,,,,,,,,,,2026-11-03T08:03:20.000Z,,bb22 bb33,,%1,overpaid,received pending,0.100000000000,100000000000,,,2026-11-03T08:03:20.000Z,,");
+        const QString under = QStringLiteral("refund,4,,BTC,pending,,,,,,,,,,2026-11-20T00:30:00.000Z,,cc44,,%1,underpaid_expired,received pending,0.00150000,150000,,,2026-11-20T00:30:00.000Z,,");
+        const QString late = QStringLiteral("refund,5,,USDT,refunded,,,,,,,,,,2026-11-20T01:00:00.000Z,,0xdd55,,%1,late,received refunded,25.000000,25000000,0.350000,350000,2026-11-25T11:00:00.000Z,0xpayout,");
+        const QString unmatched = QStringLiteral("refund,,,BTC,dismissed,,,,,,,,,,2026-11-16T00:00:00.000Z,,ff77,,%1,unmatched,received dismissed,0.00005000,5000,,,2026-11-17T00:00:00.000Z,,");
         QMap<qint64, QString> byId{{overpaidItem, over.arg(overpaidItem)},
                                    {f.underpaidItem, under.arg(f.underpaidItem)},
                                    {f.lateItem, late.arg(f.lateItem)},
@@ -104,32 +105,32 @@ private Q_SLOTS:
         QVERIFY(!csv.isEmpty());
         QVERIFY(!csv.startsWith("\xEF\xBB\xBF")); // no BOM unless asked for
         QStringList expected = {
-            "record_type,invoice_id,order_ref,asset,state,fiat_amount,fiat_currency,rate,amount_due,amount_due_atomic,amount_received,amount_received_atomic,surplus,surplus_atomic,created_at,settled_at,txids,count,refund_id,refund_reason,refund_movements,refund_amount,refund_amount_atomic,refund_fee,refund_fee_atomic,refund_updated_at,payout_txid",
+            "record_type,invoice_id,order_ref,asset,state,fiat_amount,fiat_currency,rate,amount_due,amount_due_atomic,amount_received,amount_received_atomic,surplus,surplus_atomic,created_at,settled_at,txids,count,refund_id,refund_reason,refund_movements,refund_amount,refund_amount_atomic,refund_fee,refund_fee_atomic,refund_updated_at,payout_txid,refund_note",
             // Invoices by id; created 2026-10-31T23:59:59.999Z (7) and 2026-12-01T00:00:00.000Z (9) are outside.
-            "invoice,1,A-1001,XMR,settled,50.00,USD,162.50,0.307692307693,307692307693,0.307692307693,307692307693,0.000000000000,0,2026-11-02T10:00:00.000Z,2026-11-02T10:02:00.000Z,aa11,,,,,,,,,,",
-            "invoice,2,A-1002,XMR,settled,19.9,USD,162.50,0.122461538462,122461538462,0.122461538462,122461538462,0.000000000000,0,2026-11-02T11:00:00.000Z,2026-11-02T11:05:00.000Z,ab12,,,,,,,,,,",
-            "invoice,3,\"Smith, \"\"Big\"\" Order\nsecond line\",XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,2026-11-03T08:00:00.000Z,2026-11-03T08:03:20.000Z,bb22 bb33,,,,,,,,,,",
-            "invoice,4,\"'=HYPERLINK(\"\"http://evil\"\")\",BTC,underpaid_expired,100.00,EUR,50000.00,0.00200000,200000,0.00150000,150000,0.00000000,0,2026-11-10T12:00:00.000Z,,cc44,,,,,,,,,,",
-            "invoice,5,Bestellung Grüße €,USDT,expired,25.00,USD,1.00,25.000000,25000000,0.000000,0,0.000000,0,2026-11-20T00:00:00.000Z,,,,,,,,,,,,",
-            "invoice,6,B-2002,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,2026-11-15T09:30:00.000Z,2026-11-15T09:31:00.000Z,ee66,,,,,,,,,,",
-            "invoice,8,last-ms,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,2026-11-30T23:59:59.999Z,,,,,,,,,,,,",
+            "invoice,1,A-1001,XMR,settled,50.00,USD,162.50,0.307692307693,307692307693,0.307692307693,307692307693,0.000000000000,0,2026-11-02T10:00:00.000Z,2026-11-02T10:02:00.000Z,aa11,,,,,,,,,,,",
+            "invoice,2,A-1002,XMR,settled,19.9,USD,162.50,0.122461538462,122461538462,0.122461538462,122461538462,0.000000000000,0,2026-11-02T11:00:00.000Z,2026-11-02T11:05:00.000Z,ab12,,,,,,,,,,,",
+            "invoice,3,\"Smith, \"\"Big\"\" Order\nsecond line\",XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,2026-11-03T08:00:00.000Z,2026-11-03T08:03:20.000Z,bb22 bb33,,,,,,,,,,,",
+            "invoice,4,\"'=HYPERLINK(\"\"http://evil\"\")\",BTC,underpaid_expired,100.00,EUR,50000.00,0.00200000,200000,0.00150000,150000,0.00000000,0,2026-11-10T12:00:00.000Z,,cc44,,,,,,,,,,,",
+            "invoice,5,Bestellung Grüße €,USDT,expired,25.00,USD,1.00,25.000000,25000000,0.000000,0,0.000000,0,2026-11-20T00:00:00.000Z,,,,,,,,,,,,,",
+            "invoice,6,B-2002,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,2026-11-15T09:30:00.000Z,2026-11-15T09:31:00.000Z,ee66,,,,,,,,,,,",
+            "invoice,8,last-ms,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,2026-11-30T23:59:59.999Z,,,,,,,,,,,,,",
             // Totals per asset (XMR, BTC, USDT), state and fiat currency (crypto-priced first).
-            "total,,,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,,,,1,,,,,,,,,",
-            "total,,,XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,,,,1,,,,,,,,,",
-            "total,,,XMR,settled,69.90,USD,,0.430153846155,430153846155,0.430153846155,430153846155,0.000000000000,0,,,,2,,,,,,,,,",
-            "total,,,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,,,,1,,,,,,,,,",
-            "total,,,BTC,underpaid_expired,100.00,EUR,,0.00200000,200000,0.00150000,150000,0.00000000,0,,,,1,,,,,,,,,",
-            "total,,,USDT,expired,25.00,USD,,25.000000,25000000,0.000000,0,0.000000,0,,,,1,,,,,,,,,",
+            "total,,,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,,,,1,,,,,,,,,,",
+            "total,,,XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,,,,1,,,,,,,,,,",
+            "total,,,XMR,settled,69.90,USD,,0.430153846155,430153846155,0.430153846155,430153846155,0.000000000000,0,,,,2,,,,,,,,,,",
+            "total,,,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,,,,1,,,,,,,,,,",
+            "total,,,BTC,underpaid_expired,100.00,EUR,,0.00200000,200000,0.00150000,150000,0.00000000,0,,,,1,,,,,,,,,,",
+            "total,,,USDT,expired,25.00,USD,,25.000000,25000000,0.000000,0,0.000000,0,,,,1,,,,,,,,,,",
         };
         expected << expectedRefunds();
         expected << QStringList{
-            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,received,0.100000000000,100000000000,,,,",
-            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,pending,0.100000000000,100000000000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,2,,,received,0.00155000,155000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,dismissed,0.00005000,5000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,pending,0.00150000,150000,,,,",
-            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,received,25.000000,25000000,,,,",
-            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,refunded,25.000000,25000000,0.350000,350000,,",
+            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,received,0.100000000000,100000000000,,,,,",
+            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,pending,0.100000000000,100000000000,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,2,,,received,0.00155000,155000,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,dismissed,0.00005000,5000,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,pending,0.00150000,150000,,,,,",
+            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,received,25.000000,25000000,,,,,",
+            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,refunded,25.000000,25000000,0.350000,350000,,,",
         };
         const QStringList got = records(csv);
         for (int i = 0; i < std::min(got.size(), expected.size()); ++i)
@@ -161,7 +162,7 @@ private Q_SLOTS:
             }
         }
         QVERIFY(!quoted);
-        QCOMPARE(header, 27);
+        QCOMPARE(header, 28);
         QCOMPARE(records, 1 + 7 + 6 + 4 + 7);
     }
 
@@ -345,6 +346,64 @@ private Q_SLOTS:
                 QVERIFY2(details.contains(QString::fromUtf8(needle)), needle);
         }
         QVERIFY(!details.contains(QStringLiteral("before")));
+    }
+
+    // A late payment known only by a block time that fell into a gap of the engine's watch carries the mark in
+    // the CSV (refund_note, the column appended last) and in the PDF's refund table.
+    void unwatchedLateItemIsMarked()
+    {
+        QTemporaryDir dir;
+        auto opened = Store::open(QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("marks.db")), QStringLiteral("report-marks"));
+        QVERIFY2(opened, opened ? "" : qPrintable(opened.error().message));
+        Store &store = **opened;
+        const TimePoint created = fromQDateTime(QDateTime(QDate(2026, 11, 12), QTime(10, 0), QTimeZone::utc()));
+        NewInvoice n;
+        n.asset = QStringLiteral("XMR");
+        n.orderRef = QStringLiteral("engine-down");
+        n.terms = *makeTerms(1000, 0, created, Seconds(900), Seconds(180), 0);
+        n.address = QStringLiteral("8down");
+        QVERIFY(store.createInvoice(n, created));
+        const TimePoint hard = n.terms.graceExpiresAt; // 10:18:00
+        CompletedPoll poll;
+        poll.backend = QStringLiteral("xmr:report");
+        poll.asset = QStringLiteral("XMR");
+        poll.height = 50;
+        poll.startedAt = hard - Seconds(30);
+        poll.tipTime = hard - Seconds(30);
+        poll.now = hard - Seconds(29);
+        QVERIFY(store.completePoll(poll));
+        Observation o;
+        o.asset = QStringLiteral("XMR");
+        o.key = DepositKey{"late-in-a-gap", "0/1"};
+        o.amount = 1000;
+        o.effectiveAt = hard + Seconds(40);
+        o.height = 52;
+        o.address = QStringLiteral("8down");
+        QVERIFY(store.recordObservation(o, hard + Seconds(120)));
+        const QStringList lines = records(exportCsv(store, november()));
+        const QString refund = [&] {
+            for (const QString &l : lines)
+                if (l.startsWith(QStringLiteral("refund,")))
+                    return l;
+            return QString();
+        }();
+        QVERIFY2(refund.endsWith(QStringLiteral(",the engine was not running from 2026-11-12T10:17:30.000Z to "
+                                                "2026-11-12T10:20:00.000Z: this payment may have been sent in time")),
+                 qPrintable(refund));
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            return; // pdfTextHasTheTotals reports the missing tool
+        const QString path = dir.filePath(QStringLiteral("marks.pdf"));
+        ExportOptions options;
+        options.format = ReportFormat::Pdf;
+        ReportExporter exporter(store, november(), options);
+        QVERIFY(exporter.writeFile(path));
+        QProcess p;
+        p.start(pdftotext, {QStringLiteral("-layout"), path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(text.contains(QStringLiteral("engine not running 2026-11-12 10:17:30 to 2026-11-12 10:20:00: may be in time")),
+                 qPrintable(text.right(600)));
     }
 };
 

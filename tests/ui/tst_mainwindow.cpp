@@ -25,6 +25,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QTimeZone>
 
 using namespace sd;
 using namespace sd::ui;
@@ -133,6 +134,37 @@ private Q_SLOTS:
         auto *history = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailHistory"));
         QCOMPARE(history->model()->rowCount(), 1);
         QCOMPARE(history->model()->index(0, 1).data().toString(), QStringLiteral("Awaiting payment → Partially paid"));
+    }
+
+    void refundQueueShowsQuarantineAndTheUnwatchedMark()
+    {
+        MainWindow w(xmrConfig());
+        QSignalSpy refunds(&w, &MainWindow::refundsRequested);
+        w.startLoading();
+        RefundItem late = makeRefund(7, QStringLiteral("XMR"), 5'000'000'000ULL, RefundReason::Late);
+        late.unwatchedFrom = QDateTime(QDate(2026, 11, 12), QTime(10, 17, 30), QTimeZone::utc());
+        late.unwatchedTo = QDateTime(QDate(2026, 11, 12), QTime(10, 20), QTimeZone::utc());
+        w.handleRefundsLoaded(refunds.first().first().toULongLong(), {late});
+        const QModelIndex reason = w.refundModel()->index(0, RefundTableModel::ReasonColumn);
+        QCOMPARE(reason.data().toString(), QStringLiteral("Late · maybe in time")); // the badge
+        QVERIFY(!reason.data(Qt::DecorationRole).value<QIcon>().isNull());
+        QVERIFY2(reason.data(Qt::ToolTipRole).toString().contains(QStringLiteral("The engine was not running from")),
+                 qPrintable(reason.data(Qt::ToolTipRole).toString()));
+        QVERIFY(w.refundsPage()->quarantineText().isEmpty());
+        QuarantinedDeposit q;
+        q.id = 3;
+        q.asset = QStringLiteral("USDT");
+        q.key = DepositKey{"0xbeef", "2"};
+        q.address = QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+        q.reason = QStringLiteral("the amount 0x10000000000000000 base units does not fit 64 bits");
+        w.handleQuarantineChanged({q});
+        const QString banner = w.refundsPage()->quarantineText();
+        QVERIFY2(banner.contains(QStringLiteral("1 deposit could not be recorded")), qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("Q3 · USDT transaction 0xbeef (output 2)")), qPrintable(banner));
+        QVERIFY2(banner.contains(q.reason), qPrintable(banner));
+        QVERIFY2(banner.contains(QStringLiteral("settledesk refunds dismiss Q")), qPrintable(banner));
+        w.handleQuarantineChanged({});
+        QVERIFY(w.refundsPage()->quarantineText().isEmpty());
     }
 
     void refundQueueCountsAndTotals()

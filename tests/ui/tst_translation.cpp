@@ -40,6 +40,7 @@ private Q_SLOTS:
         QCOMPARE(DisplayText::stateName(InvoiceState::Settled), QStringLiteral("Beglichen"));
         QCOMPARE(DisplayText::stateName(InvoiceState::UnderpaidExpired), QStringLiteral("Unterbezahlt, abgelaufen"));
         QCOMPARE(DisplayText::refundReasonName(RefundReason::Late), QStringLiteral("Verspätet"));
+        QCOMPARE(DisplayText::healthName(BackendHealth::Syncing), QStringLiteral("synchronisiert sich"));
         QCOMPARE(DisplayText::age(1 * 86400), QStringLiteral("vor 1 Tag"));
         QCOMPARE(DisplayText::age(5 * 86400), QStringLiteral("vor 5 Tagen"));
 
