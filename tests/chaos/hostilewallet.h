@@ -77,6 +77,7 @@ public:
     quint64 height = 120;
     QList<Transfer> transfers;
     bool reverseOrder = false;
+    bool hidePool = false; // get_transfers leaves the pool out (a wallet that has not scanned its pool yet)
     // Runs before each get_transfers answer (a test can make the chain grow with every poll).
     std::function<void()> onTransfers;
     QStringList labels; // create_address labels, as received
@@ -131,7 +132,7 @@ private:
         if (reverseOrder)
             std::reverse(list.begin(), list.end());
         for (const Transfer &t : list)
-            if (!t.height || !minHeight || t.height > *minHeight)
+            if ((!t.height && !hidePool) || (t.height && (!minHeight || t.height > *minHeight)))
                 (t.height ? in : pool).append(entry(t));
         if (fault == Fault::Duplicated && !in.isEmpty())
             in.append(in.first());

@@ -1,10 +1,16 @@
 // Crash during a deposit storm: the real `settledesk engine` process records a stream of 1,000 deposits
 // (200 invoices paid in five parts each, plus payments to subaddresses no invoice has) from a wallet double
-// whose chain grows with every poll, and is SIGKILLed at random moments again and again. After every kill
-// the database is sound (Store::verify()) and holds only deposits the wallet reported, with their amounts;
-// after the last restart every deposit is recorded exactly once and every atomic unit is in exactly one
-// place. Runs on SQLite and on PostgreSQL (SETTLEDESK_STORE_BACKEND, as the store tests).
-// SETTLEDESK_CHAOS_KILLS (default 20) and SETTLEDESK_CHAOS_SEED change the run.
+// whose chain grows by several blocks with every poll (each payment seen in the pool first, mined a poll
+// later), and is SIGKILLed again and again: at random moments, and at the kill point between the commit of
+// what a poll recorded and the write of its cursor (the double, as the node, does not answer the question the
+// engine asks there about pool payments the wallet briefly stopped listing). It runs with reorg_depth = 0
+// and no confirmations, so a poll re-reads only the newest block: a cursor written before the deposits it
+// vouches for are committed would skip them for good. After every kill the database is sound
+// (Store::verify()), holds only deposits the wallet reported, with their amounts, has reversed none, and its
+// cursor is no higher than the highest block whose deposits are recorded; after the last restart every
+// deposit is recorded exactly once and every atomic unit is in exactly one place. Runs on SQLite and on
+// PostgreSQL (SETTLEDESK_STORE_BACKEND, as the store tests). SETTLEDESK_CHAOS_KILLS (default 20) and
+// SETTLEDESK_CHAOS_SEED change the run.
 #include "chaossupport.h"
 #include "clock.h"
 #include "hostilewallet.h"
@@ -12,6 +18,7 @@
 
 #include <QElapsedTimer>
 #include <QRandomGenerator>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,7 +32,7 @@ namespace {
 constexpr int Invoices = 200;
 constexpr int UnmatchedSubaddresses = 20;
 constexpr int Deposits = 1000;
-constexpr int PerBlock = 10; // the chain grows one block (10 deposits) per poll
+constexpr int PerPoll = 20; // new payments with every poll: half mined at once, half in the pool until the next
 constexpr quint64 FirstHeight = 100;
 constexpr Atomic XMR = 1'000'000'000'000ULL;
 
@@ -34,7 +41,6 @@ struct Planned
     QString txid;
     quint32 minor;
     Atomic amount;
-    quint64 height;
 };
 
 QList<Planned> plan()
@@ -42,8 +48,7 @@ QList<Planned> plan()
     QList<Planned> out;
     for (int i = 0; i < Deposits; ++i)
         out.append({QStringLiteral("%1").arg(quint64(i) * 2654435761ULL + 1, 64, 16, QLatin1Char('0')),
-                    quint32(1 + i % (Invoices + UnmatchedSubaddresses)), Atomic(1'000'000'000ULL + quint64(i) * 7919ULL),
-                    FirstHeight + quint64(i / PerBlock)});
+                    quint32(1 + i % (Invoices + UnmatchedSubaddresses)), Atomic(1'000'000'000ULL + quint64(i) * 7919ULL)});
     return out;
 }
 } // namespace
@@ -82,21 +87,46 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
 
     const QList<Planned> stream = plan();
     int revealed = 0;
+    int reveals = 0;
+    quint64 top = FirstHeight - 1;  // the double's newest block
+    QHash<QString, int> poolSince;  // txid -> the reveal that put it in the pool
+    wallet.height = FirstHeight;    // no block of the stream yet
+    // Each poll: the payments in the pool for two polls are mined into a new block, and PerPoll new ones
+    // arrive: half mined in another new block, half in the pool. Several blocks per poll, and always payments
+    // that an earlier poll recorded in the pool.
     wallet.onTransfers = [&] {
         if (revealed >= Deposits)
             return;
-        for (int i = revealed; i < std::min(Deposits, revealed + PerBlock); ++i)
-            wallet.transfers.append({stream[i].txid, stream[i].minor, QByteArray::number(stream[i].amount), stream[i].height});
-        revealed = std::min(Deposits, revealed + PerBlock);
-        wallet.height = stream[revealed - 1].height + 2;
+        ++reveals;
+        const quint64 minedPool = ++top;
+        for (HostileWallet::Transfer &t : wallet.transfers)
+            if (t.height == 0 && poolSince.value(t.txid) <= reveals - 2)
+                t.height = minedPool;
+        const quint64 fresh = ++top;
+        for (int i = revealed; i < std::min(Deposits, revealed + PerPoll); ++i) {
+            const bool mined = (i - revealed) % 2 == 0;
+            wallet.transfers.append({stream[i].txid, stream[i].minor, QByteArray::number(stream[i].amount), mined ? fresh : 0});
+            if (!mined)
+                poolSince.insert(stream[i].txid, reveals);
+        }
+        revealed = std::min(Deposits, revealed + PerPoll);
+        wallet.height = top + 1; // block count: the engine's cursor after this poll
+    };
+    const auto finishChain = [&] { // the last pool payments mined, once every payment is revealed
+        for (HostileWallet::Transfer &t : wallet.transfers)
+            if (t.height == 0)
+                t.height = top + 1;
+        top += 1;
+        wallet.height = top + 1;
     };
 
     QTemporaryDir dir;
     const QString ini = dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(chaos::writeFile(ini, QStringLiteral("[database]\nurl=%1\npassword_env=SD_STORM_DB_PASSWORD\n[xmr]\nwallet_rpc_url=%2\n"
-                                                 "poll_interval_ms=100\nrequest_timeout_ms=5000\nmin_confirmations=1\n"
-                                                 "daemon_rpc_url=%2\n")
+                                                 "poll_interval_ms=100\nrequest_timeout_ms=5000\nmin_confirmations=0\n"
+                                                 "reorg_depth=0\ndaemon_rpc_url=%2\n")
                                       .arg(db.url(), wallet.url().toString())));
+    const QString backendId = QStringLiteral("xmr:") + wallet.url().toString();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("SD_STORM_DB_PASSWORD"), db.password());
     env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("xdg")));
@@ -109,10 +139,14 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
     QRandomGenerator rng(seed);
     qInfo("backend %s, %d kills, seed %u", qPrintable(sdtest::backendName()), kills, seed);
 
-    // Everything stored is something the wallet reported, with its amount, once.
+    // Everything stored is something the wallet reported, with its amount, once; none reversed; the cursor
+    // not above the highest block whose deposits are recorded (Monero's cursor is a block count: + 1).
     std::map<std::string, const Planned *> byTxid;
     for (const Planned &p : stream)
         byTxid[p.txid.toStdString()] = &p;
+    const QString raw = QStringLiteral("storm-raw");
+    QSqlDatabase rawDb = db.raw(raw);
+    QVERIFY(rawDb.isOpen());
     const auto checkStored = [&](const QString &when) -> int {
         const auto problems = store->verify();
         if (!problems || !problems->isEmpty())
@@ -121,28 +155,59 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
         if (!deposits)
             qFatal("%s: %s", qPrintable(when), qPrintable(deposits.error().message));
         std::set<std::string> seen;
+        quint64 highest = 0;
         for (const DepositRecord &d : *deposits) {
             auto it = byTxid.find(d.deposit.key.txid);
             if (it == byTxid.end() || d.deposit.amount != it->second->amount || !seen.insert(d.deposit.key.txid).second)
                 qFatal("%s: unexpected deposit %s", qPrintable(when), d.deposit.key.txid.c_str());
+            highest = std::max(highest, d.height.value_or(0));
         }
+        QSqlQuery reversed(rawDb);
+        if (!reversed.exec(QStringLiteral("SELECT count(*) FROM deposits WHERE status = 'reversed'")) || !reversed.next())
+            qFatal("%s: cannot count reversed deposits", qPrintable(when));
+        if (reversed.value(0).toLongLong() != 0)
+            qFatal("%s: %lld deposits reversed", qPrintable(when), reversed.value(0).toLongLong());
+        const auto cursor = store->cursor(backendId);
+        if (!cursor)
+            qFatal("%s: %s", qPrintable(when), qPrintable(cursor.error().message));
+        if (*cursor && (*cursor)->height > highest + 1)
+            qFatal("%s: the cursor is at %llu but the highest recorded block is %llu", qPrintable(when),
+                   static_cast<unsigned long long>((*cursor)->height), static_cast<unsigned long long>(highest));
         return int(seen.size());
     };
 
     QElapsedTimer clock;
     clock.start();
     int killedWhileRecording = 0;
+    int killedAtThePoint = 0;
     for (int k = 0; k < kills; ++k) {
         QProcess engine;
         engine.setProcessEnvironment(env);
         engine.setProcessChannelMode(QProcess::MergedChannels);
         engine.start(QStringLiteral(SETTLEDESK_BINARY), {QStringLiteral("--config"), ini, QStringLiteral("engine")});
         QVERIFY(engine.waitForStarted());
-        // Anywhere from start-up (migrations, first poll) to a few polls in.
-        QTest::qWait(int(rng.bounded(100, 900)));
         const int before = revealed;
-        QCOMPARE(engine.state(), QProcess::Running);
-        ::kill(pid_t(engine.processId()), SIGKILL);
+        if (k % 2 == 1 && revealed < Deposits) {
+            // The kill point: a few polls in, the wallet leaves out its pool for one answer; the engine has
+            // committed what it recorded and asks the node about the pool payments it no longer sees; the node
+            // does not answer; the engine is killed right there, before its cursor write.
+            QTest::qWait(int(rng.bounded(100, 500)));
+            const int stalled = wallet.stalledChecks;
+            wallet.stallChecks = true;
+            wallet.hidePool = true;
+            const bool reached = QTest::qWaitFor([&] { return wallet.stalledChecks > stalled; }, 10000);
+            QCOMPARE(engine.state(), QProcess::Running);
+            ::kill(pid_t(engine.processId()), SIGKILL);
+            wallet.stallChecks = false;
+            wallet.hidePool = false;
+            QVERIFY2(reached, "the engine never asked the node about the pool payments it stopped seeing");
+            ++killedAtThePoint;
+        } else {
+            // Anywhere from start-up (migrations, first poll) to a few polls in.
+            QTest::qWait(int(rng.bounded(100, 900)));
+            QCOMPARE(engine.state(), QProcess::Running);
+            ::kill(pid_t(engine.processId()), SIGKILL);
+        }
         QVERIFY(engine.waitForFinished(10000));
         QCOMPARE(engine.exitStatus(), QProcess::CrashExit);
         const int stored = checkStored(QStringLiteral("after kill %1").arg(k + 1));
@@ -156,13 +221,20 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
     engine.setProcessChannelMode(QProcess::MergedChannels);
     engine.start(QStringLiteral(SETTLEDESK_BINARY), {QStringLiteral("--config"), ini, QStringLiteral("engine")});
     QVERIFY(engine.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(revealed == Deposits && checkStored(QStringLiteral("final run")) == Deposits, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(revealed == Deposits, 120000);
+    finishChain();
+    const auto allMined = [&] {
+        const auto all = store->depositsAbove(QStringLiteral("XMR"), 0);
+        return all && std::all_of(all->begin(), all->end(), [](const DepositRecord &d) { return d.height.has_value(); });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(checkStored(QStringLiteral("final run")) == Deposits && allMined(), 120000);
     engine.terminate();
     QVERIFY(engine.waitForFinished(20000));
     QCOMPARE(engine.exitCode(), 0);
-    qInfo("%d kills (%d while deposits were still arriving), %d deposits, %lld ms", kills, killedWhileRecording, Deposits,
-          clock.elapsed());
+    qInfo("%d kills (%d while deposits were still arriving, %d at the point between commit and cursor), %d deposits, %lld ms",
+          kills, killedWhileRecording, killedAtThePoint, Deposits, clock.elapsed());
     QVERIFY(killedWhileRecording >= kills / 2);
+    QVERIFY(killedAtThePoint >= kills / 4);
 
     // Exactly once, every unit in one place: each invoice holds its five deposits, the rest is in the queue.
     QCOMPARE(checkStored(QStringLiteral("end")), Deposits);
@@ -186,7 +258,9 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
     QCOMPARE(held, unmatched);
     const QList<DepositRecord> stored = store->depositsAbove(QStringLiteral("XMR"), 0).value();
     for (const DepositRecord &d : stored)
-        QVERIFY(d.deposit.status != DepositStatus::Reversed);
+        QVERIFY(d.height.has_value()); // every one recorded mined in the end
+    rawDb = QSqlDatabase();
+    sdtest::TestDatabase::closeRaw(raw);
 }
 
 QTEST_GUILESS_MAIN(TestCrashStorm)
