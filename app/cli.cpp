@@ -236,6 +236,10 @@ int runInvoiceCreate(const QStringList &arguments)
     if (!cfg || !cfg->enabled)
         return fail(ExitUsage, QStringLiteral("no wallet is configured for %1 (section [%2] in %3)")
                                    .arg(request.asset, request.asset.toLower(), ctx.loaded.path));
+    // Every check before the database is opened or the wallet asked for an address: a refused command
+    // writes nothing and allocates nothing.
+    if (auto prepared = prepareInvoice(request, *cfg, ctx.loaded.fiatCurrency, SystemClock::instance()->now()); !prepared)
+        return fail(ExitUsage, prepared.error());
 
     EngineHost host(ctx.loaded);
     host.setPolling(false);
