@@ -458,7 +458,7 @@ bool Engine::Private::holdLease(BackendSlot &slot)
         }
         if (!s->leaseHeld) {
             s->leaseHeld = true;
-            qCInfo(lcEngine) << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
+            qCInfo(lcEngine).noquote() << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
         }
         if (s == &slot)
             return true;
@@ -564,7 +564,7 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
             storeFailed(reversed.error());
             continue;
         }
-        qCInfo(lcEngine) << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
+        qCInfo(lcEngine).noquote() << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
         outcomes.push_back(*reversed);
     }
 
@@ -576,6 +576,7 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
     slot.failures = 0;
     slot.caughtUp = true;
     slot.lastCompletedPollStart = pollStart;
+    qCDebug(lcEngine).noquote() << slot.config.asset << "poll completed at height" << snapshot.chainHeight;
     slot.status.chainHeight = snapshot.chainHeight;
     slot.status.lastSuccess = toQDateTime(t);
     setHealth(slot, inconsistent.isEmpty() ? BackendHealth::Ok : BackendHealth::Degraded, inconsistent);
@@ -599,8 +600,10 @@ void Engine::Private::setHealth(BackendSlot &slot, BackendHealth health, const Q
     const bool changed = slot.status.health != health || slot.status.lastError != error;
     slot.status.health = health;
     slot.status.lastError = error;
-    if (!error.isEmpty())
-        qCWarning(lcEngine) << slot.config.asset << name(health).data() << error;
+    // The health itself is reported by the signal (the status bar, `settledesk engine`'s log line).
+    if (changed)
+        qCDebug(lcEngine).noquote() << slot.config.asset << name(health).data() << error;
+    // Every completed poll reports Ok (the dashboard shows when the wallet last answered).
     if (changed || health == BackendHealth::Ok)
         Q_EMIT q->backendStatusChanged(slot.status);
 }
