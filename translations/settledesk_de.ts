@@ -860,13 +860,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+63"/>
-        <location line="+554"/>
+        <location filename="../ui/mainwindow.cpp" line="+64"/>
+        <location line="+559"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-531"/>
+        <location line="-536"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -877,12 +877,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+508"/>
+        <location line="+513"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-507"/>
+        <location line="-512"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -997,7 +997,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+108"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1816,7 +1816,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+61"/>
+        <location filename="../ui/settingsdialog.cpp" line="+62"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1882,6 +1882,11 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+8"/>
+        <source>empty: %1</source>
+        <translation>leer: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
@@ -1902,29 +1907,34 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+33"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-38"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-36"/>
+        <source>Settings are saved in %1; passwords in the system keychain.</source>
+        <translation>Die Einstellungen werden in %1 gespeichert, Passwörter im Schlüsselbund des Systems.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Accept %1</source>
         <translation>%1 annehmen</translation>
     </message>

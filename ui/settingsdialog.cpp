@@ -5,6 +5,7 @@
 #include "decimal.h"
 #include "displaytext.h"
 #include "secretwriter.h"
+#include "storeurl.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -156,6 +157,7 @@ QWidget *SettingsDialog::buildDatabase()
     const QString url = m_original.databaseUrl;
     const bool pg = isPostgresUrl(url);
     m_sqlitePath = line(QStringLiteral("sqlitePath"), pg ? QString() : (url.startsWith(SqlitePrefix) ? url.mid(SqlitePrefix.size()) : url), sqlite);
+    m_sqlitePath->setPlaceholderText(tr("empty: %1").arg(defaultDatabasePath()));
     auto *browse = new QPushButton(tr("Browse…"), sqlite);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, tr("SQLite database file"), m_sqlitePath->text(),
@@ -182,6 +184,13 @@ QWidget *SettingsDialog::buildDatabase()
     pgForm->addRow(tr("…or from environment variable"), m_dbPasswordEnv);
     m_dbStack->addWidget(postgres);
     form->addRow(m_dbStack);
+    // Where these settings go (the passwords excepted: they go to the keychain).
+    auto *savedIn = new QLabel(tr("Settings are saved in %1; passwords in the system keychain.")
+                                   .arg(m_original.path.isEmpty() ? Config::defaultPath() : m_original.path), page);
+    savedIn->setObjectName(QStringLiteral("settingsFile"));
+    savedIn->setWordWrap(true);
+    savedIn->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(savedIn);
     connect(m_dbKind, &QComboBox::currentIndexChanged, m_dbStack, &QStackedWidget::setCurrentIndex);
     m_dbKind->setCurrentIndex(pg ? PostgresDb : SqliteDb);
     m_dbStack->setCurrentIndex(pg ? PostgresDb : SqliteDb);

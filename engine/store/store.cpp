@@ -74,9 +74,7 @@ StoreResult<void> checkNewInvoice(const NewInvoice &in)
 
 StoreResult<std::unique_ptr<Store>> Store::open(const QString &url, const QString &connectionName, const QString &password)
 {
-    const QString defaultPath =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("settledesk.db"));
-    auto parsed = StoreUrl::parse(url, defaultPath);
+    auto parsed = StoreUrl::parse(url, defaultDatabasePath());
     if (!parsed)
         return std::unexpected(StoreError{StoreError::Invalid, parsed.error()});
     // A password in the URL (typed on a command line) wins; otherwise the caller's (environment / keychain).
