@@ -1881,7 +1881,7 @@ Ausgang %2</translation>
         <translation>&amp;Speicher</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>empty: %1</source>
         <translation>leer: %1</translation>
     </message>
@@ -1930,8 +1930,8 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="-36"/>
-        <source>Settings are saved in %1; passwords in the system keychain.</source>
-        <translation>Die Einstellungen werden in %1 gespeichert, Passwörter im Schlüsselbund des Systems.</translation>
+        <source>Settings are saved in %1.</source>
+        <translation>Die Einstellungen werden in %1 gespeichert.</translation>
     </message>
     <message>
         <location line="+19"/>

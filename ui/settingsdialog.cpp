@@ -152,8 +152,11 @@ QWidget *SettingsDialog::buildDatabase()
     form->addRow(tr("&Storage"), m_dbKind);
     m_dbStack = new QStackedWidget(page);
     auto *sqlite = new QWidget(m_dbStack);
-    auto *sqliteRow = new QHBoxLayout(sqlite);
-    sqliteRow->setContentsMargins(0, 0, 0, 0);
+    auto *sqlitePage = new QVBoxLayout(sqlite); // the row at the top, as the PostgreSQL form's first row
+    sqlitePage->setContentsMargins(0, 0, 0, 0);
+    auto *sqliteRow = new QHBoxLayout;
+    sqlitePage->addLayout(sqliteRow);
+    sqlitePage->addStretch(1);
     const QString url = m_original.databaseUrl;
     const bool pg = isPostgresUrl(url);
     m_sqlitePath = line(QStringLiteral("sqlitePath"), pg ? QString() : (url.startsWith(SqlitePrefix) ? url.mid(SqlitePrefix.size()) : url), sqlite);
@@ -185,7 +188,7 @@ QWidget *SettingsDialog::buildDatabase()
     m_dbStack->addWidget(postgres);
     form->addRow(m_dbStack);
     // Where these settings go (the passwords excepted: they go to the keychain).
-    auto *savedIn = new QLabel(tr("Settings are saved in %1; passwords in the system keychain.")
+    auto *savedIn = new QLabel(tr("Settings are saved in %1.")
                                    .arg(m_original.path.isEmpty() ? Config::defaultPath() : m_original.path), page);
     savedIn->setObjectName(QStringLiteral("settingsFile"));
     savedIn->setWordWrap(true);
