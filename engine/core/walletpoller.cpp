@@ -109,8 +109,10 @@ void WalletPoller::setHealth(BackendHealth health, const QString &message)
     const bool changed = m_status.health != health || m_status.lastError != message;
     m_status.health = health;
     m_status.lastError = message;
-    if (changed && !message.isEmpty())
-        qCWarning(lcEngine) << m_config.asset << name(health).data() << message;
+    // The health itself is reported by the signal (the status bar, `settledesk engine`'s log line).
+    if (changed)
+        qCDebug(lcEngine).noquote() << m_config.asset << name(health).data() << message;
+    // Every completed poll reports Ok (the dashboard shows when the wallet last answered).
     if (changed || health == BackendHealth::Ok)
         Q_EMIT statusChanged(m_status);
 }
@@ -305,8 +307,8 @@ void WalletPoller::onChecked(quint64 requestId, const QList<ChainEvidence> &evid
             unproven << keyText(r.deposit.key);
             continue;
         }
-        qCInfo(lcEngine) << m_config.asset << "deposit" << keyText(r.deposit.key) << "is gone (" << proofText(evidence.at(i))
-                         << "): reversed";
+        qCInfo(lcEngine).noquote() << m_config.asset << "deposit" << keyText(r.deposit.key) << "is gone ("
+                                   << proofText(evidence.at(i)) << "): reversed";
         outcomes.push_back(*reversed);
     }
     m_host.publish(outcomes);
@@ -352,6 +354,7 @@ void WalletPoller::complete(Store &store, Poll &p)
         return holdBack(BackendHealth::Degraded, QStringLiteral("database: %1").arg(written.error().message), m_config.pollIntervalMs);
     }
     m_failures = 0;
+    qCDebug(lcEngine).noquote() << m_config.asset << "poll completed at height" << written->height;
     m_status.chainHeight = written->height;
     m_status.lastSuccess = toQDateTime(p.observedAt);
     setHealth(p.notes.isEmpty() ? BackendHealth::Ok : BackendHealth::Degraded, p.notes.join(QStringLiteral("; ")));

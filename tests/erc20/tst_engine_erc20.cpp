@@ -71,9 +71,9 @@ void TestEngineErc20::init()
     // A fresh token per case: earlier cases' payments to the same pool addresses are not its events.
     m_token = m_node->deployToken();
     QVERIFY2(!m_token.isEmpty(), qPrintable(m_node->lastError()));
-    QVERIFY2(!m_node->mint(m_token, QString::fromLatin1(AnvilNode::Customer), QString::number(1000 * Usdt, 16)).isEmpty(),
-             qPrintable(m_node->lastError()));
-    QVERIFY(m_node->mine());
+    const QString minted = m_node->mint(m_token, QString::fromLatin1(AnvilNode::Customer), QString::number(1000 * Usdt, 16));
+    QVERIFY2(!minted.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({minted}), qPrintable(m_node->lastError()));
 
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
@@ -174,15 +174,17 @@ void TestEngineErc20::partialPaymentsSettleAtTwelveConfirmations()
     QVERIFY(!inv.addressIndex);
     const QString customer = QString::fromLatin1(AnvilNode::Customer);
 
-    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 4 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString firstPart = m_node->transfer(m_token, customer, inv.address, 4 * Usdt);
+    QVERIFY2(!firstPart.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({firstPart}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::PartiallyPaid; }));
     QCOMPARE(record(inv.id).invoice.received(), 4 * Usdt);
     QCOMPARE(record(inv.id).deposits.size(), 1);
     QCOMPARE(record(inv.id).deposits.at(0).deposit.confirmations, 1u);
 
-    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 6 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString rest = m_node->transfer(m_token, customer, inv.address, 6 * Usdt);
+    QVERIFY2(!rest.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({rest}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
     QCOMPARE(record(inv.id).invoice.received(), 10 * Usdt);
 
@@ -217,8 +219,9 @@ void TestEngineErc20::partialPaymentsSettleAtTwelveConfirmations()
 void TestEngineErc20::reorgedOutPaymentIsReversed()
 {
     const InvoiceRecord inv = create(QStringLiteral("5"));
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 5 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString paid = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 5 * Usdt);
+    QVERIFY2(!paid.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({paid}), qPrintable(m_node->lastError()));
     QVERIFY(m_node->mine(2));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) {
         return r.invoice.state == InvoiceState::Confirming && !r.deposits.isEmpty() && r.deposits.at(0).deposit.confirmations == 3;
@@ -245,8 +248,8 @@ void TestEngineErc20::amountBeyond64BitsIsQuarantined()
     }));
     // 2^64 base units: one more than Settledesk's amounts can hold.
     const QString huge = m_node->mint(m_token, inv.address, QStringLiteral("10000000000000000"));
-    QVERIFY(!huge.isEmpty());
-    QVERIFY(m_node->mine());
+    QVERIFY2(!huge.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({huge}), qPrintable(m_node->lastError()));
     QVERIFY(QTest::qWaitFor([this] {
         auto q = m_store->quarantinedDeposits(QuarantineStatus::Pending);
         return q && q->size() == 1;
@@ -263,8 +266,9 @@ void TestEngineErc20::amountBeyond64BitsIsQuarantined()
     }, Wait));
     QVERIFY2(m_statuses.last().lastError.contains(huge.toLower()), qPrintable(m_statuses.last().lastError));
     const InvoiceRecord later = create(QStringLiteral("2"));
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), later.address, 2 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString paid = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), later.address, 2 * Usdt);
+    QVERIFY2(!paid.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({paid}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(later.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
     QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
     QVERIFY(record(inv.id).deposits.isEmpty());
@@ -280,8 +284,9 @@ void TestEngineErc20::zeroValueTransfersAreIgnored()
 {
     // Address-poisoning bots send zero-value transfers to shop addresses all day: no deposit, no item, no alarm.
     const InvoiceRecord inv = create(QStringLiteral("1"));
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 0).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString poison = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 0);
+    QVERIFY2(!poison.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({poison}), qPrintable(m_node->lastError()));
     const int seen = int(m_statuses.size());
     QVERIFY(QTest::qWaitFor([&] { return m_statuses.size() > seen + 3; }, Wait)); // several polls over the block
     for (int i = seen; i < m_statuses.size(); ++i)
@@ -302,13 +307,14 @@ void TestEngineErc20::blockStampedAtTheBoundaryStillCounts()
     const InvoiceRecord inv = create(QStringLiteral("3"));
     const TimePoint hard = inv.invoice.terms.graceExpiresAt;
     const qint64 boundarySecond = std::chrono::duration_cast<std::chrono::seconds>(hard.time_since_epoch()).count();
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 3 * Usdt).isEmpty());
+    const QString paid = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 3 * Usdt);
+    QVERIFY2(!paid.isEmpty(), qPrintable(m_node->lastError()));
     // The block is stamped at the boundary second but mined 2.5 s after the boundary; meanwhile the engine polls.
     QVERIFY(QTest::qWaitFor([&] { return SystemClock::instance()->now() > hard + 2500ms; }, Wait));
     QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
     auto stamped = m_node->call(QStringLiteral("evm_setNextBlockTimestamp"), JsonValue::array({JsonValue::number(std::uint64_t(boundarySecond))}));
     QVERIFY2(stamped.has_value(), stamped ? "" : qPrintable(stamped.error().message));
-    QVERIFY(m_node->mine());
+    QVERIFY2(m_node->mineUntilIncluded({paid}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
     QCOMPARE(record(inv.id).invoice.received(), 3 * Usdt);
     QVERIFY(m_store->refunds()->isEmpty());
@@ -333,11 +339,14 @@ void TestEngineErc20::emptyPoolRefusesNewInvoices()
 void TestEngineErc20::listIncomingReadsTheWholeChain()
 {
     const QString customer = QString::fromLatin1(AnvilNode::Customer);
-    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(1), 2 * Usdt).isEmpty());
-    QVERIFY(!m_node->transfer(m_token, customer, QString::fromLatin1(AnvilNode::Deployer), 3 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
-    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(0), 1 * Usdt).isEmpty());
-    QVERIFY(m_node->mine(3));
+    const QString toPool = m_node->transfer(m_token, customer, Pool.at(1), 2 * Usdt);
+    const QString toOther = m_node->transfer(m_token, customer, QString::fromLatin1(AnvilNode::Deployer), 3 * Usdt);
+    QVERIFY(!toPool.isEmpty() && !toOther.isEmpty());
+    QVERIFY2(m_node->mineUntilIncluded({toPool, toOther}), qPrintable(m_node->lastError()));
+    const QString later = m_node->transfer(m_token, customer, Pool.at(0), 1 * Usdt);
+    QVERIFY(!later.isEmpty());
+    QVERIFY2(m_node->mineUntilIncluded({later}), qPrintable(m_node->lastError()));
+    QVERIFY(m_node->mine(2));
 
     QNetworkAccessManager nam;
     AssetConfig usdt;
