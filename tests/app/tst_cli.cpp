@@ -344,6 +344,8 @@ void TestCli::refundListShowsQuarantineAndTheUnwatchedMark()
     QVERIFY(!after.out.contains("quarantined"));
     Run gone = run({db, QStringLiteral("refunds"), QStringLiteral("list"), QStringLiteral("--status"), QStringLiteral("dismissed")});
     QVERIFY2(gone.out.contains("Q1\tdismissed\tquarantined"), gone.out.constData());
+}
+
 // A sale at the counter has no order reference: the invoice is created, stored without one and shown as
 // "none" (JSON null, as every absent value).
 void TestCli::orderReferenceIsOptional()
