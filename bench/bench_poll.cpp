@@ -1,6 +1,7 @@
 // Benchmark 2: the CPU cost of one steady-state Monero poll against the size of the wallet's history.
 // A local JSON-RPC server (this program run with --serve, in its own process so its work is not counted)
-// replays what monero-wallet-rpc answers for a wallet with N historical incoming transfers: refresh,
+// replays what monero-wallet-rpc answers for a wallet with N historical incoming transfers (and what its
+// monerod answers: get_info, get_block_header_by_height): refresh,
 // get_height, and get_transfers honouring filter_by_height/min_height (exclusive)/max_height as the real
 // wallet does. MoneroBackend::poll runs from the engine's steady-state height (tip - reorg depth), so each
 // poll finds nothing new. Measured: this process's CPU time (every thread, QNetworkAccessManager's included)
@@ -110,6 +111,12 @@ private:
             return "{\"blocks_fetched\":0,\"received_money\":false}";
         if (method == QLatin1String("get_height"))
             return "{\"height\":" + QByteArray::number(Tip) + '}';
+        // As the wallet's monerod: its height and sync state, and the tip's header (time and hash).
+        if (method == QLatin1String("get_info"))
+            return "{\"busy_syncing\":false,\"height\":" + QByteArray::number(Tip) + ",\"status\":\"OK\",\"synchronized\":true}";
+        if (method == QLatin1String("get_block_header_by_height"))
+            return "{\"block_header\":{\"hash\":\"" + QByteArray(64, 'a') + "\",\"height\":" + QByteArray::number(Tip - 1) +
+                   ",\"timestamp\":" + QByteArray::number(1'600'000'000ULL + (Tip - 1) * 120) + "},\"status\":\"OK\"}";
         if (method != QLatin1String("get_transfers"))
             return "{}";
         // monero-wallet-rpc: with filter_by_height, incoming transfers with min_height < height <= max_height;
@@ -189,6 +196,7 @@ PollCost measurePolls(quint16 port, int polls, int warmup)
     config.asset = QStringLiteral("XMR");
     config.enabled = true;
     config.walletRpcUrl = QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(port);
+    config.daemonRpcUrl = config.walletRpcUrl; // the replay answers as the wallet's monerod too
     config.reorgDepth = ReorgDepth;
     config.requestTimeoutMs = 600'000;
     MoneroBackend backend(config, QString(), &nam);
