@@ -81,6 +81,7 @@ public:
         QString txid;
         Atomic amount = 0;
         Atomic fee = 0;
+        QString metadata; // tx_metadata: relay_tx puts the same transaction in the pool again
     };
 
     // True when every variable is set; otherwise `message` says which are missing. Use
