@@ -192,6 +192,20 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
             // committed what it recorded and asks the node about the pool payments it no longer sees; the node
             // does not answer; the engine is killed right there, before its cursor write.
             QTest::qWait(int(rng.bounded(100, 500)));
+            // Only once the engine has recorded a payment that is still in the pool (the next answer leaves it
+            // out, so the engine asks about it): the double answers nothing while this runs, so no poll slips in.
+            const auto recordedPoolPayment = [&] {
+                const auto deposits = store->depositsAbove(QStringLiteral("XMR"), 0);
+                if (!deposits)
+                    return false;
+                for (const DepositRecord &d : *deposits)
+                    if (!d.height)
+                        for (const HostileWallet::Transfer &t : wallet.transfers)
+                            if (t.height == 0 && t.txid.toStdString() == d.deposit.key.txid)
+                                return true;
+                return false;
+            };
+            QVERIFY2(QTest::qWaitFor(recordedPoolPayment, 20000), "the engine recorded no payment in the pool");
             const int stalled = wallet.stalledChecks;
             wallet.stallChecks = true;
             wallet.hidePool = true;
