@@ -7,6 +7,7 @@
 // transaction. The killed engine restarts as standby, takes over again when the other stops, and resumes
 // from the stored cursor without re-crediting anything. About 45 s.
 #include "chaossupport.h"
+#include "clock.h"
 #include "monerowalletclient.h"
 #include "pgengine.h"
 #include "regtest.h"
@@ -22,6 +23,7 @@
 #include <set>
 
 using namespace sd;
+using namespace std::chrono_literals;
 
 namespace {
 constexpr Atomic XMR = 1'000'000'000'000ULL;
@@ -206,6 +208,9 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), int(sent.size()), Wait);
     for (const char *order : {"full", "split", "after"})
         QTRY_COMPARE_WITH_TIMEOUT(store->invoice(inv[QLatin1String(order)].id)->invoice.state, InvoiceState::Settled, Wait);
+    // It expires once B's poll vouches for the chain past its boundary: a block stamped after it.
+    QVERIFY(QTest::qWaitFor([&] { return SystemClock::instance()->now() > inv[QStringLiteral("expiring")].invoice.terms.graceExpiresAt + 1s; }, Wait));
+    SD_CHECK(m_rt->mine(1));
     QTRY_COMPARE_WITH_TIMEOUT(store->invoice(inv[QStringLiteral("expiring")].id)->invoice.state,
                               InvoiceState::UnderpaidExpired, Wait);
 
