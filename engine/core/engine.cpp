@@ -1,6 +1,7 @@
 #include "engine.h"
 
 #include "asset.h"
+#include "checkout.h"
 #include "decimal.h"
 #include "rateprovider.h"
 
@@ -370,6 +371,13 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
         invoice.fiatAmount = request.fiatAmount;
         invoice.fiatCurrency = request.fiatCurrency.isEmpty() ? d->config.fiatCurrency : request.fiatCurrency.toUpper();
         invoice.rate = request.rate;
+    }
+    if (!request.tolerancePercent.isEmpty()) { // the merchant API's checkout.paymentTolerance: the larger one wins
+        auto pct = Decimal::parse(request.tolerancePercent.toStdString());
+        auto pctTolerance = pct ? percentTolerance(required, *pct) : std::unexpected(std::string("not a decimal"));
+        if (!pctTolerance)
+            return fail(tr("payment tolerance \"%1\": %2").arg(request.tolerancePercent, QString::fromStdString(pctTolerance.error())));
+        tolerance = std::max(tolerance, *pctTolerance);
     }
     auto terms = makeTerms(required, tolerance, d->now(), request.quoteWindow.value_or(cfg.quoteWindow),
                            request.graceWindow.value_or(cfg.graceWindow), cfg.minConfirmations);

@@ -34,6 +34,9 @@ struct CreateInvoiceRequest
     QString cryptoAmount;
     std::optional<Seconds> quoteWindow; // default: the asset's configuration
     std::optional<Seconds> graceWindow;
+    // A tolerance as a percentage of the amount due (exact decimal, 0..100); the larger of it and the dust
+    // tolerance applies. Empty: the dust tolerance alone.
+    QString tolerancePercent;
 };
 
 // Creates the backend for an enabled asset, inside the engine thread. Tests may inject their own.
