@@ -14,6 +14,9 @@
 
 Q_LOGGING_CATEGORY(lcApi, "settledesk.api")
 
+// The OpenAPI document lives in the static library's resources: registered once, outside any namespace.
+static void initApiResources() { Q_INIT_RESOURCE(api); }
+
 namespace sd::api {
 
 namespace {
@@ -241,6 +244,7 @@ std::expected<CheckoutRecord, QList<FieldError>> parseInvoiceRequest(const QByte
 ApiServer::ApiServer(Config config, Clock *clock, QObject *parent)
     : QObject(parent), m_config(std::move(config)), m_clock(clock ? clock : SystemClock::instance())
 {
+    initApiResources();
     Engine::registerMetaTypes();
 }
 

@@ -118,6 +118,7 @@ JsonValue invoiceData(const CheckoutRecord &c, const std::optional<InvoiceRecord
         {QStringLiteral("createdTime"), num(unixSeconds(c.checkout.createdAt))},
         {QStringLiteral("expirationTime"), num(unixSeconds(expiration))},
         {QStringLiteral("monitoringExpiration"), num(unixSeconds(monitoring))},
+        {QStringLiteral("monitoringTime"), num(unixSeconds(monitoring))}, // the name in older Greenfield clients
         {QStringLiteral("status"), str(name(s.status))},
         {QStringLiteral("additionalStatus"), str(name(s.additional))},
         {QStringLiteral("availableStatusesForManualMarking"), markable},

@@ -170,6 +170,12 @@ public:
         if (m_state == State::Waiting || m_state == State::Streaming || !m_deadline.hasExpired())
             return;
         if (m_state == State::Closing) {
+            if (m_draining && m_socket && m_socket->bytesToWrite() == 0) {
+                m_draining = false;
+                m_socket->disconnectFromHost();
+                m_deadline = QDeadlineTimer(2000);
+                return;
+            }
             abort();
             return;
         }
@@ -215,8 +221,11 @@ public:
             m_socket->write(r.body);
         if (close) {
             m_state = State::Closing;
-            m_deadline = QDeadlineTimer(5000); // the client has this long to read the answer
-            m_socket->disconnectFromHost();
+            m_deadline = QDeadlineTimer(m_draining ? 1000 : 5000); // the client has this long to read the answer
+            // A refused body may still be on its way: read and drop a little of it before closing, or the
+            // client's TCP stack resets the connection and the client never sees the answer (lingering close).
+            if (!m_draining)
+                m_socket->disconnectFromHost();
             return;
         }
         m_state = State::Idle;
@@ -240,6 +249,12 @@ public:
 private:
     void onReadable()
     {
+        if (m_socket && m_state == State::Closing && m_draining) {
+            m_drained += m_socket->readAll().size();
+            if (m_drained > 4 * 1024 * 1024)
+                m_socket->disconnectFromHost();
+            return;
+        }
         if (!m_socket || m_state == State::Waiting || m_state == State::Streaming || m_state == State::Closing) {
             if (m_state == State::Streaming && m_socket)
                 m_socket->readAll(); // a stream's client has nothing more to say
@@ -267,8 +282,10 @@ private:
             if (!parseHead(m_buffer.left(end)))
                 return;
             m_buffer.remove(0, end + 4);
-            if (m_bodyLength > limits.maxBodyBytes)
-                return fail(413, "request body too large");
+            if (m_bodyLength > limits.maxBodyBytes) {
+                m_draining = true;
+                            return fail(413, "request body too large");
+            }
             if (m_bodyLength > 0 && m_request.header("expect").compare("100-continue", Qt::CaseInsensitive) == 0)
                 m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
             m_state = State::Body;
@@ -406,6 +423,8 @@ private:
     qsizetype m_bodyLength = 0;
     bool m_keepAlive = true;
     bool m_http10 = false;
+    bool m_draining = false; // a refused body is read and dropped until the close
+    qint64 m_drained = 0;
     int m_served = 0;
     quint64 m_serial = 0;
     QPointer<HttpStream> m_stream;
