@@ -99,8 +99,11 @@ void WebhookDeliverer::renewLease()
 {
     if (!m_running)
         return;
-    auto held = api()->tryAcquireDelivererLease(m_options.holder, m_clock->now(), std::chrono::milliseconds(m_options.leaseTtlMs));
+    const TimePoint at = m_clock->now();
+    auto held = api()->tryAcquireDelivererLease(m_options.holder, at, std::chrono::milliseconds(m_options.leaseTtlMs));
     const bool now = held && *held;
+    if (now)
+        m_leaseUntil = ms(at) + m_options.leaseTtlMs;
     if (!held)
         qCWarning(lcWebhooks) << "deliverer lease:" << held.error().message;
     if (now != m_held) {
@@ -108,7 +111,7 @@ void WebhookDeliverer::renewLease()
         qCInfo(lcWebhooks) << (now ? "this engine delivers webhooks" : "another engine delivers webhooks") << m_options.holder;
         Q_EMIT leaseChanged(now);
     }
-    if (m_held)
+    if (m_held && !m_inWork)
         work();
 }
 
@@ -117,6 +120,14 @@ void WebhookDeliverer::work()
     if (!m_running || !m_held)
         return;
     const qint64 now = ms(m_clock->now());
+    // Nothing is sent on a lease that may have lapsed (the process stalled, the clock jumped): renew first.
+    if (now + m_options.renewMs >= m_leaseUntil) {
+        m_inWork = true;
+        renewLease();
+        m_inWork = false;
+        if (!m_held)
+            return;
+    }
     if (now - m_lastUnchosenSweep >= 5000) {
         m_lastUnchosenSweep = now;
         if (auto expired = api()->expireUnchosenCheckouts(m_clock->now()); !expired)

@@ -86,6 +86,8 @@ private:
     bool m_workQueued = false;
     QSet<qint64> m_inFlight;
     qint64 m_lastUnchosenSweep = 0;
+    qint64 m_leaseUntil = 0; // ms, by the clock: when the lease this deliverer holds lapses
+    bool m_inWork = false;
 };
 
 } // namespace sd::api
