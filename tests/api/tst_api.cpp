@@ -31,6 +31,7 @@ private Q_SLOTS:
     void permissionsAndUnknownStores();
     void createOneMethodExactAmounts();
     void listFilters();
+    void existingGreenfieldClient();
     void badInputIsRefusedAndWritesNothing_data();
     void badInputIsRefusedAndWritesNothing();
     void oversizedBodyIs413();
@@ -41,6 +42,7 @@ private Q_SLOTS:
     void lateMoneyNeverLooksPaid();
     void killBetweenCommitAndDelivery();
     void severalMethodsChooseLater();
+    void twoEnginesOnePostgresOneKilled();
     void bruteForceIsRateLimited(); // last: it locks this address out for a minute
 
 private:
@@ -347,6 +349,21 @@ void TestApi::listFilters()
     QVERIFY(r.array().first().toObject().value(QStringLiteral("id")).toString() != newest);
     QCOMPARE(m_http.get(storePath(QStringLiteral("/invoices?status=Paid"))).status, 400);
     QCOMPARE(m_http.get(storePath(QStringLiteral("/invoices?take=-1"))).status, 400);
+}
+
+void TestApi::existingGreenfieldClient()
+{
+    QProcess node;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("NODE_PATH"), qEnvironmentVariable("SETTLEDESK_TEST_API_NODE_MODULES"));
+    node.setProcessEnvironment(env);
+    node.setProcessChannelMode(QProcess::MergedChannels);
+    node.start(QStringLiteral("node"), {QStringLiteral(SETTLEDESK_TEST_SOURCE_DIR "/greenfieldclient.js"), m_http.base, m_http.key, m_storeId});
+    QVERIFY(QTest::qWaitFor([&] { return node.state() == QProcess::NotRunning; }, 120000));
+    const QByteArray out = node.readAll();
+    QVERIFY2(node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0, out.constData());
+    QVERIFY2(out.contains(" passed, 0 failed"), out.constData());
+    qInfo("btcpay-greenfield-node-client: %s", out.trimmed().split('\n').last().constData());
 }
 
 void TestApi::badInputIsRefusedAndWritesNothing_data()
@@ -676,6 +693,61 @@ void TestApi::severalMethodsChooseLater()
                        QJsonObject{{QStringLiteral("paymentMethodId"), QStringLiteral("BTC-CHAIN")}}, QString()).status, 409);
     engine->terminate();
     QVERIFY(engine->waitForFinished(30000));
+}
+
+void TestApi::twoEnginesOnePostgresOneKilled()
+{
+    if (!m_db->postgres())
+        QSKIP("several engines share a PostgreSQL database, not a SQLite file");
+    // Engine B on the same database and wallet, its API on another port (behind a load balancer).
+    const quint16 portB = freePort();
+    const QString iniB = writeIni(QStringLiteral("engine-b"), portB, m_db->url(), m_account);
+    std::unique_ptr<chaos::EngineProcess> b;
+    QVERIFY(startEngine(b, iniB, portB));
+    Http httpB;
+    httpB.base = QStringLiteral("http://127.0.0.1:%1").arg(portB);
+    httpB.key = m_http.key;
+    QCOMPARE(httpB.get(QStringLiteral("/api/v1/stores")).array().first().toObject().value(QStringLiteral("id")).toString(), m_storeId);
+    QVERIFY(m_engine->printedSince(0, "this engine delivers webhooks"));
+    QVERIFY(!b->printedSince(0, "this engine delivers webhooks")); // A holds the lease
+    QStringList ids;
+    for (int i = 0; i < 6; ++i) {
+        Http &via = i % 2 ? httpB : m_http;
+        const Reply r = via.post(storePath(QStringLiteral("/invoices")), QJsonObject{{QStringLiteral("amount"), QString::number(10 + i)}});
+        QCOMPARE(r.status, 200);
+        ids << r.object().value(QStringLiteral("id")).toString();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT([&] {
+        for (const QString &id : ids)
+            if (m_receiver->requestsFor(id).isEmpty())
+                return false;
+        return true;
+    }(), 30000);
+    // The holder dies midway; invoices keep coming through B, which takes the lease over.
+    m_engine->kill();
+    QVERIFY(m_engine->waitForFinished(10000));
+    for (int i = 0; i < 4; ++i) {
+        const Reply r = httpB.post(storePath(QStringLiteral("/invoices")), QJsonObject{{QStringLiteral("amount"), QString::number(20 + i)}});
+        QCOMPARE(r.status, 200);
+        ids << r.object().value(QStringLiteral("id")).toString();
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(b->printedSince(0, "this engine delivers webhooks"), 40000);
+    QTRY_VERIFY_WITH_TIMEOUT([&] {
+        for (const QString &id : ids)
+            if (m_receiver->requestsFor(id).isEmpty())
+                return false;
+        return true;
+    }(), 40000);
+    QTest::qWait(1500); // a duplicate would follow at once
+    for (const QString &id : ids) {
+        const QList<QJsonObject> got = m_receiver->requestsFor(id);
+        QCOMPARE(Receiver::types(got), QStringList{QStringLiteral("InvoiceCreated")}); // exactly once per webhook
+        QVERIFY(got.first().value(QStringLiteral("standardOk")).toBool());
+    }
+    // A again, for the cases that follow (it stands by now).
+    QVERIFY(startEngine(m_engine, m_ini, m_port));
+    b->terminate();
+    QVERIFY(b->waitForFinished(30000));
 }
 
 void TestApi::bruteForceIsRateLimited()
