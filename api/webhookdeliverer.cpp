@@ -78,6 +78,7 @@ void WebhookDeliverer::stop()
     m_dueTimer->stop();
     delete m_nam; // aborts what is in flight: those deliveries stay pending and go again
     m_nam = nullptr;
+    flushResults(); // what finished is recorded
     m_inFlight.clear();
     if (m_held)
         (void)api()->releaseDelivererLease(m_options.holder);
@@ -89,7 +90,8 @@ void WebhookDeliverer::kick()
     if (!m_running || m_workQueued)
         return;
     m_workQueued = true;
-    QTimer::singleShot(0, this, [this] {
+    // A few milliseconds: the commits of a burst are fanned out together, in one transaction.
+    QTimer::singleShot(5, this, [this] {
         m_workQueued = false;
         work();
     });
@@ -151,6 +153,7 @@ bool WebhookDeliverer::fanOutPending()
         return false;
     const GreenfieldContext ctx = m_context ? m_context() : GreenfieldContext{};
     QHash<QString, QList<WebhookRecord>> hooksByStore;
+    QList<FanOut> batch;
     for (const OutboxRecord &o : *pending) {
         auto checkout = api()->checkout(o.checkoutId);
         if (!checkout) {
@@ -187,15 +190,17 @@ bool WebhookDeliverer::fanOutPending()
             d.body = webhookEventBody(d.id, w.id, d.id, false, o, *checkout, invoice, c, timestamp);
             deliveries << d;
         }
-        auto done = api()->fanOut(m_options.holder, o.id, deliveries, m_clock->now());
-        if (!done) {
-            if (done.error().kind == StoreError::Conflict) {
-                m_held = false; // another engine took the lease
-                Q_EMIT leaseChanged(false);
-            }
-            qCWarning(lcWebhooks) << "fan-out of outbox row" << o.id << ":" << done.error().message;
-            return false;
+        batch << FanOut{o.id, deliveries};
+    }
+    // One transaction for the whole batch: one lease check, one commit.
+    auto done = api()->fanOut(m_options.holder, batch, m_clock->now());
+    if (!done) {
+        if (done.error().kind == StoreError::Conflict && m_held) {
+            m_held = false; // another engine took the lease
+            Q_EMIT leaseChanged(false);
         }
+        qCWarning(lcWebhooks) << "fan-out:" << done.error().message;
+        return false;
     }
     return pending->size() == FanOutBatch;
 }
@@ -275,6 +280,8 @@ void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, cons
     request.setRawHeader("webhook-timestamp", QByteArray::number(timestamp));
     request.setRawHeader("webhook-signature", standardSignature(secret, d.delivery.id.toUtf8(), timestamp, body));
     request.setTransferTimeout(m_options.requestTimeoutMs);
+    // Qt keeps at most 6 connections to a host: pipelining lets more deliveries share them.
+    request.setAttribute(QNetworkRequest::HttpPipeliningAllowedAttribute, true);
     QElapsedTimer elapsed;
     elapsed.start();
     QNetworkReply *reply = m_nam->post(request, body);
@@ -297,7 +304,6 @@ void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, cons
 
 void WebhookDeliverer::finish(const DeliveryRecord &d, int httpStatus, const QString &error, qint64 startedMs, bool retry)
 {
-    m_inFlight.remove(d.seq);
     const TimePoint now = m_clock->now();
     DeliveryAttempt attempt;
     attempt.at = toQDateTime(now);
@@ -313,18 +319,35 @@ void WebhookDeliverer::finish(const DeliveryRecord &d, int httpStatus, const QSt
         if (delay)
             next = now + *delay;
     }
-    auto recorded = api()->recordAttempt(m_options.holder, d.seq, attempt, status, next);
+    if (!ok)
+        qCInfo(lcWebhooks) << "delivery" << d.delivery.id << d.delivery.type << "failed:" << error
+                           << (next ? "retried later" : "given up");
+    // Attempts that finish together are recorded in one transaction (the delivery stays "in flight" until
+    // then, so it is not sent again meanwhile).
+    m_results.append(AttemptResult{d.seq, attempt, status, next});
+    Q_EMIT attempted(d.delivery.id, httpStatus, error);
+    if (!m_flushQueued) {
+        m_flushQueued = true;
+        QTimer::singleShot(0, this, &WebhookDeliverer::flushResults);
+    }
+}
+
+void WebhookDeliverer::flushResults()
+{
+    m_flushQueued = false;
+    if (m_results.isEmpty())
+        return;
+    const QList<AttemptResult> results = std::exchange(m_results, {});
+    auto recorded = api()->recordAttempts(m_options.holder, results);
     if (!recorded) {
-        qCWarning(lcWebhooks) << "recording delivery" << d.delivery.id << ":" << recorded.error().message;
+        qCWarning(lcWebhooks) << "recording" << results.size() << "delivery attempts:" << recorded.error().message;
         if (recorded.error().kind == StoreError::Conflict && m_held) {
             m_held = false;
             Q_EMIT leaseChanged(false);
         }
-    } else if (!ok) {
-        qCInfo(lcWebhooks) << "delivery" << d.delivery.id << d.delivery.type << "failed:" << error
-                           << (next ? "retried later" : "given up");
     }
-    Q_EMIT attempted(d.delivery.id, httpStatus, error);
+    for (const AttemptResult &r : results)
+        m_inFlight.remove(r.seq);
     kick();
 }
 

@@ -29,7 +29,7 @@ struct DelivererOptions
     int leaseTtlMs = 15'000;  // a dead holder's lease lapses after this
     int renewMs = 5'000;      // the holder renews this often
     int pollMs = 1'000;       // outbox check when nothing told it (another process committed)
-    int maxInFlight = 8;
+    int maxInFlight = 16;
     QString holder;           // empty: host, process id and a random part
 };
 
@@ -71,6 +71,7 @@ private:
     void post(const DeliveryRecord &delivery, const QString &secret, const QUrl &url);
     void finish(const DeliveryRecord &delivery, int httpStatus, const QString &error, qint64 startedMs, bool retry);
     void armNextDue();
+    void flushResults();
 
     Store *m_store;
     Clock *m_clock;
@@ -85,6 +86,8 @@ private:
     bool m_running = false;
     bool m_workQueued = false;
     QSet<qint64> m_inFlight;
+    QList<AttemptResult> m_results; // finished, not yet recorded
+    bool m_flushQueued = false;
     qint64 m_lastUnchosenSweep = 0;
     qint64 m_leaseUntil = 0; // ms, by the clock: when the lease this deliverer holds lapses
     bool m_inWork = false;

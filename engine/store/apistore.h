@@ -118,6 +118,20 @@ struct DeliveryAttempt
     int durationMs = 0;
 };
 
+// The deliveries one outbox row turns into (fanOut) and one attempt's result (recordAttempts).
+struct FanOut
+{
+    qint64 outboxId = 0;
+    QList<NewDelivery> deliveries;
+};
+struct AttemptResult
+{
+    qint64 seq = 0;
+    DeliveryAttempt attempt;
+    DeliveryStatus status = DeliveryStatus::Pending;
+    std::optional<TimePoint> nextAttempt;
+};
+
 class ApiStore
 {
 public:
@@ -172,6 +186,8 @@ public:
     // `holder` still holds the lease (Conflict if not: nothing written).
     virtual StoreResult<void> fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries,
                                      TimePoint now) = 0;
+    // Several outbox rows in one transaction (one lease check, one commit).
+    virtual StoreResult<void> fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now) = 0;
     virtual StoreResult<void> addDelivery(const NewDelivery &delivery, TimePoint now) = 0; // a redelivery
     // Pending deliveries due at `now` (oldest first), of enabled webhooks.
     virtual StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit) = 0;
@@ -180,6 +196,8 @@ public:
     // `holder` still holds the lease.
     virtual StoreResult<void> recordAttempt(const QString &holder, qint64 seq, const DeliveryAttempt &attempt,
                                             DeliveryStatus status, std::optional<TimePoint> nextAttempt) = 0;
+    // Several attempts in one transaction (the deliverer records what finished together at once).
+    virtual StoreResult<void> recordAttempts(const QString &holder, const QList<AttemptResult> &results) = 0;
     virtual StoreResult<QList<DeliveryRecord>> deliveries(const QString &webhookId, int count) = 0;
     virtual StoreResult<DeliveryRecord> delivery(const QString &webhookId, const QString &deliveryId) = 0;
     virtual StoreResult<QList<DeliveryAttempt>> deliveryAttempts(qint64 seq) = 0;

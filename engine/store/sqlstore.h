@@ -95,6 +95,8 @@ public:
     StoreResult<QList<OutboxRecord>> pendingOutbox(int limit) override;
     StoreResult<void> fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries,
                              TimePoint now) override;
+    StoreResult<void> fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now) override;
+    StoreResult<void> recordAttempts(const QString &holder, const QList<AttemptResult> &results) override;
     StoreResult<void> addDelivery(const NewDelivery &delivery, TimePoint now) override;
     StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit) override;
     StoreResult<std::optional<TimePoint>> nextDeliveryDue() override;

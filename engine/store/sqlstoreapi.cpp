@@ -643,33 +643,42 @@ StoreResult<QList<OutboxRecord>> SqlStore::pendingOutbox(int limit)
 
 StoreResult<void> SqlStore::fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries, TimePoint now)
 {
+    return fanOut(holder, QList<FanOut>{FanOut{outboxId, deliveries}}, now);
+}
+
+StoreResult<void> SqlStore::fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now)
+{
     return m_session.write([&]() -> StoreResult<void> {
         if (auto held = lockLease(holder, now); !held)
             return held;
-        auto marked = m_session.execute(QStringLiteral("UPDATE api_outbox SET fanned_out = 1 WHERE id = :id AND fanned_out = 0"),
-                                        {{QStringLiteral(":id"), outboxId}});
-        if (!marked)
-            return std::unexpected(marked.error());
-        if (*marked != 1)
-            return {}; // done already (by the previous holder)
-        for (const NewDelivery &d : deliveries) {
-            auto done = m_session.execute(
-                QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
-                               " created_at, status, next_attempt_at) VALUES (:id, :w, :o, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
-                {{QStringLiteral(":id"), d.id},
-                 {QStringLiteral(":w"), d.webhookId},
-                 {QStringLiteral(":o"), outboxId},
-                 {QStringLiteral(":orig"), d.originalDeliveryId},
-                 {QStringLiteral(":re"), d.redelivery ? 1 : 0},
-                 {QStringLiteral(":type"), d.type},
-                 {QStringLiteral(":c"), d.checkoutId},
-                 {QStringLiteral(":body"), QString::fromUtf8(d.body)},
-                 {QStringLiteral(":now"), toMs(now)},
-                 {QStringLiteral(":next"), toMs(now)}});
-            if (!done)
-                return std::unexpected(done.error());
+        bool any = false;
+        for (const FanOut &f : batch) {
+            auto marked = m_session.execute(QStringLiteral("UPDATE api_outbox SET fanned_out = 1 WHERE id = :id AND fanned_out = 0"),
+                                            {{QStringLiteral(":id"), f.outboxId}});
+            if (!marked)
+                return std::unexpected(marked.error());
+            if (*marked != 1)
+                continue; // done already (by the previous holder)
+            for (const NewDelivery &d : f.deliveries) {
+                auto done = m_session.execute(
+                    QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
+                                   " created_at, status, next_attempt_at) VALUES (:id, :w, :o, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
+                    {{QStringLiteral(":id"), d.id},
+                     {QStringLiteral(":w"), d.webhookId},
+                     {QStringLiteral(":o"), f.outboxId},
+                     {QStringLiteral(":orig"), d.originalDeliveryId},
+                     {QStringLiteral(":re"), d.redelivery ? 1 : 0},
+                     {QStringLiteral(":type"), d.type},
+                     {QStringLiteral(":c"), d.checkoutId},
+                     {QStringLiteral(":body"), QString::fromUtf8(d.body)},
+                     {QStringLiteral(":now"), toMs(now)},
+                     {QStringLiteral(":next"), toMs(now)}});
+                if (!done)
+                    return std::unexpected(done.error());
+                any = true;
+            }
         }
-        if (!deliveries.isEmpty())
+        if (any)
             m_session.markChanged();
         return {};
     });
@@ -729,33 +738,43 @@ StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
 StoreResult<void> SqlStore::recordAttempt(const QString &holder, qint64 seq, const DeliveryAttempt &a, DeliveryStatus status,
                                           std::optional<TimePoint> next)
 {
-    const TimePoint at = fromQDateTime(a.at);
+    return recordAttempts(holder, {AttemptResult{seq, a, status, next}});
+}
+
+StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<AttemptResult> &results)
+{
+    if (results.isEmpty())
+        return {};
     return m_session.write([&]() -> StoreResult<void> {
-        if (auto held = lockLease(holder, at); !held)
+        if (auto held = lockLease(holder, fromQDateTime(results.first().attempt.at)); !held)
             return held;
-        auto done = m_session.execute(
-            QStringLiteral("UPDATE api_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :next,"
-                           " last_attempt_at = :at, last_http_status = :http, last_error = :error, last_duration_ms = :ms,"
-                           " delivered_at = :delivered WHERE seq = :seq AND status = 'pending'"),
-            {{QStringLiteral(":status"), qs(name(status))},
-             {QStringLiteral(":next"), next ? QVariant(toMs(*next)) : nullLong()},
-             {QStringLiteral(":at"), toMs(at)},
-             {QStringLiteral(":http"), a.httpStatus},
-             {QStringLiteral(":error"), text(a.error)},
-             {QStringLiteral(":ms"), a.durationMs},
-             {QStringLiteral(":delivered"), status == DeliveryStatus::Delivered ? QVariant(toMs(at)) : nullLong()},
-             {QStringLiteral(":seq"), seq}});
-        if (!done)
-            return std::unexpected(done.error());
-        auto logged = m_session.execute(QStringLiteral("INSERT INTO api_delivery_attempts (delivery_seq, at, http_status, error, duration_ms)"
-                                                       " VALUES (:seq, :at, :http, :error, :ms)"),
-                                        {{QStringLiteral(":seq"), seq},
-                                         {QStringLiteral(":at"), toMs(at)},
-                                         {QStringLiteral(":http"), a.httpStatus},
-                                         {QStringLiteral(":error"), text(a.error)},
-                                         {QStringLiteral(":ms"), a.durationMs}});
-        if (!logged)
-            return std::unexpected(logged.error());
+        for (const AttemptResult &r : results) {
+            const DeliveryAttempt &a = r.attempt;
+            const TimePoint at = fromQDateTime(a.at);
+            auto done = m_session.execute(
+                QStringLiteral("UPDATE api_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :next,"
+                               " last_attempt_at = :at, last_http_status = :http, last_error = :error, last_duration_ms = :ms,"
+                               " delivered_at = :delivered WHERE seq = :seq AND status = 'pending'"),
+                {{QStringLiteral(":status"), qs(name(r.status))},
+                 {QStringLiteral(":next"), r.nextAttempt ? QVariant(toMs(*r.nextAttempt)) : nullLong()},
+                 {QStringLiteral(":at"), toMs(at)},
+                 {QStringLiteral(":http"), a.httpStatus},
+                 {QStringLiteral(":error"), text(a.error)},
+                 {QStringLiteral(":ms"), a.durationMs},
+                 {QStringLiteral(":delivered"), r.status == DeliveryStatus::Delivered ? QVariant(toMs(at)) : nullLong()},
+                 {QStringLiteral(":seq"), r.seq}});
+            if (!done)
+                return std::unexpected(done.error());
+            auto logged = m_session.execute(QStringLiteral("INSERT INTO api_delivery_attempts (delivery_seq, at, http_status, error, duration_ms)"
+                                                           " VALUES (:seq, :at, :http, :error, :ms)"),
+                                            {{QStringLiteral(":seq"), r.seq},
+                                             {QStringLiteral(":at"), toMs(at)},
+                                             {QStringLiteral(":http"), a.httpStatus},
+                                             {QStringLiteral(":error"), text(a.error)},
+                                             {QStringLiteral(":ms"), a.durationMs}});
+            if (!logged)
+                return std::unexpected(logged.error());
+        }
         m_session.markChanged();
         return {};
     });
