@@ -1,6 +1,7 @@
 #include "webhookdeliverer.h"
 
 #include "apisecurity.h"
+#include "merchantapiservice.h"
 #include "storenotifier.h"
 
 #include <QCoreApplication>
@@ -353,26 +354,10 @@ void WebhookDeliverer::flushResults()
 
 StoreResult<QString> WebhookDeliverer::redeliver(const QString &webhookId, const QString &deliveryId)
 {
-    auto d = api()->delivery(webhookId, deliveryId);
-    if (!d)
-        return std::unexpected(d.error());
-    auto body = parseJson(d->delivery.body);
-    if (!body || !body->isObject())
-        return std::unexpected(StoreError{StoreError::Internal, QStringLiteral("the stored body of %1 is not JSON").arg(deliveryId)});
-    NewDelivery n = d->delivery;
-    n.id = randomBase58(16);
-    n.outboxId.reset();
-    n.redelivery = true;
-    JsonValue b = *body;
-    b.insert(QStringLiteral("deliveryId"), JsonValue::string(n.id));
-    b.insert(QStringLiteral("originalDeliveryId"), JsonValue::string(n.originalDeliveryId));
-    b.insert(QStringLiteral("isRedelivery"), JsonValue::boolean(true));
-    b.insert(QStringLiteral("timestamp"), JsonValue::number(std::int64_t(unixSeconds(m_clock->now()))));
-    n.body = b.serialize();
-    if (auto done = api()->addDelivery(n, m_clock->now()); !done)
-        return std::unexpected(done.error());
-    kick();
-    return n.id;
+    auto id = redeliverDelivery(*api(), webhookId, deliveryId, m_clock->now());
+    if (id)
+        kick();
+    return id;
 }
 
 } // namespace sd::api
