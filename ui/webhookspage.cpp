@@ -32,7 +32,7 @@ WebhooksPage::WebhooksPage(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *intro = new QLabel(tr("Webhooks tell the shop about each invoice's events. They are set up by the shop through "
-                                "the merchant API; every delivery is retried until it is answered, and each attempt "
+                                "the merchant API; a delivery that is not answered is retried for about two days, and each attempt "
                                 "is listed here."),
                              this);
     intro->setWordWrap(true);

@@ -14,6 +14,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
+#include <QTranslator>
 
 using namespace sd;
 using namespace sd::ui;
@@ -96,6 +97,10 @@ void TestWebhooksPage::healthAndDeliveries()
                        hook(QStringLiteral("w2"), QStringLiteral("https://erp.shop.example/hooks/settled")),
                        hook(QStringLiteral("w3"), QStringLiteral("https://old.shop.example/hook"), false)},
                       recent());
+    page.resize(1100, 620);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    save(&page, QStringLiteral("webhooks.png"));
     const auto *e = page.endpoints();
     QCOMPARE(e->rowCount(), 3);
     QCOMPARE(e->data(e->index(0, WebhookEndpointModel::HealthColumn)).toString(), QStringLiteral("healthy"));
@@ -112,10 +117,6 @@ void TestWebhooksPage::healthAndDeliveries()
     QVERIFY(!d->data(d->index(0, DeliveryTableModel::NextAttempt)).toString().isEmpty());
     QCOMPARE(d->data(d->index(1, DeliveryTableModel::Status)).toString(), QStringLiteral("delivered"));
     QVERIFY(d->data(d->index(1, DeliveryTableModel::NextAttempt)).toString().isEmpty());
-    page.resize(1100, 620);
-    page.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&page));
-    save(&page, QStringLiteral("webhooks.png"));
     // Choosing an endpoint shows its deliveries only.
     QTableView *endpoints = nullptr;
     for (QTableView *v : page.findChildren<QTableView *>())
@@ -171,6 +172,10 @@ void TestWebhooksPage::apiKeysDialog()
     gone.label = QStringLiteral("old plugin");
     gone.revokedAt = QDateTime::currentDateTimeUtc();
     dialog.showKeys({valid, gone});
+    dialog.showCreated(QStringLiteral("0123456789abcdef0123456789abcdef01234567"), valid);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    save(&dialog, QStringLiteral("api-keys.png"));
     auto *table = dialog.findChild<QTableWidget *>();
     QCOMPARE(table->rowCount(), 2);
     QVERIFY(!table->item(0, 0)->text().contains(QStringLiteral("3f0c1a2b9")));
@@ -201,10 +206,16 @@ void TestWebhooksPage::apiKeysDialog()
     for (QLineEdit *e : dialog.findChildren<QLineEdit *>())
         shown |= e->isReadOnly() && e->text() == QLatin1String("0123456789abcdef0123456789abcdef01234567");
     QVERIFY(shown);
-    dialog.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-    save(&dialog, QStringLiteral("api-keys.png"));
 }
 
-QTEST_MAIN(TestWebhooksPage)
+// SETTLEDESK_SCREENSHOT_QM=FILE: the screenshots in that translation (e.g. build/.../settledesk_de.qm).
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QTranslator translator;
+    if (const QString qm = qEnvironmentVariable("SETTLEDESK_SCREENSHOT_QM"); !qm.isEmpty() && translator.load(qm))
+        QApplication::installTranslator(&translator);
+    TestWebhooksPage test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_webhookspage.moc"
