@@ -10,7 +10,13 @@
 #include <QEventLoop>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QProcess>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
 #include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QFile>
 #include <QTest>
 #include <QTimer>
 
@@ -77,6 +83,7 @@ private Q_SLOTS:
     void fullServerEvictsTheSlowest();
     void laterAnswersAndClientsThatLeft();
     void eventStreams();
+    void nativeTls();
     void router();
     void rateLimiterPerAddress();
 
@@ -318,6 +325,45 @@ void TestHttpServer::eventStreams()
     s->abort();
     QTRY_VERIFY(closed);
     QTRY_COMPARE(m_server->connectionCount(), 0);
+}
+
+void TestHttpServer::nativeTls()
+{
+    // A throw-away certificate for 127.0.0.1 (openssl is a test package).
+    QTemporaryDir dir;
+    QProcess openssl;
+    openssl.start(QStringLiteral("openssl"), {QStringLiteral("req"), QStringLiteral("-x509"), QStringLiteral("-newkey"), QStringLiteral("rsa:2048"),
+                                              QStringLiteral("-nodes"), QStringLiteral("-days"), QStringLiteral("1"), QStringLiteral("-subj"),
+                                              QStringLiteral("/CN=127.0.0.1"), QStringLiteral("-addext"), QStringLiteral("subjectAltName=IP:127.0.0.1"),
+                                              QStringLiteral("-keyout"), dir.filePath(QStringLiteral("key.pem")), QStringLiteral("-out"),
+                                              dir.filePath(QStringLiteral("cert.pem"))});
+    QVERIFY(openssl.waitForFinished(60000));
+    QCOMPARE(openssl.exitCode(), 0);
+    QFile certFile(dir.filePath(QStringLiteral("cert.pem"))), keyFile(dir.filePath(QStringLiteral("key.pem")));
+    QVERIFY(certFile.open(QIODevice::ReadOnly) && keyFile.open(QIODevice::ReadOnly));
+    const auto chain = QSslCertificate::fromData(certFile.readAll(), QSsl::Pem);
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.setLocalCertificateChain(chain);
+    tls.setPrivateKey(QSslKey(keyFile.readAll(), QSsl::Rsa, QSsl::Pem));
+    tls.setPeerVerifyMode(QSslSocket::VerifyNone);
+    m_server = std::make_unique<HttpServer>();
+    m_server->setTls(tls);
+    m_server->setHandler([](const HttpRequest &r, std::shared_ptr<HttpExchange> e) { e->respond(HttpResponse::text(200, "tls " + r.path.toUtf8())); });
+    QString error;
+    QVERIFY2(m_server->listen(QHostAddress::LocalHost, 0, &error), qPrintable(error));
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(QStringLiteral("https://127.0.0.1:%1/secure").arg(m_server->port())));
+    QSslConfiguration client = QSslConfiguration::defaultConfiguration();
+    client.setCaCertificates(chain); // trusts exactly this certificate
+    request.setSslConfiguration(client);
+    std::unique_ptr<QNetworkReply> reply(nam.get(request));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    QVERIFY2(reply->error() == QNetworkReply::NoError, qPrintable(reply->errorString()));
+    QCOMPARE(reply->readAll(), QByteArray("tls /secure"));
+    // Plain HTTP to the TLS port gets nothing useful and does not stop it.
+    auto plain = connectTo(m_server->port());
+    plain->write("GET / HTTP/1.1\r\n\r\n");
+    QVERIFY(!readAnswer(*plain, {}, 3000).startsWith("HTTP/1.1 200"));
 }
 
 void TestHttpServer::router()
