@@ -493,6 +493,18 @@ std::optional<ApiServer::Auth> ApiServer::authorize(const HttpRequest &request, 
     return Auth{**key, token};
 }
 
+std::optional<CheckoutRecord> ApiServer::checkoutOf(const PathParams &params, const Exchange &e)
+{
+    auto c = store()->checkout(params.value(QStringLiteral("invoiceId")));
+    if (c && c->storeId == m_storeId)
+        return *c;
+    if (c || c.error().kind == StoreError::NotFound)
+        respondJson(e, 404, problem(QStringLiteral("invoice-not-found"), QStringLiteral("no such invoice")));
+    else
+        respondStoreError(e, c.error());
+    return std::nullopt;
+}
+
 std::optional<InvoiceRecord> ApiServer::invoiceOf(const CheckoutRecord &checkout)
 {
     if (!checkout.invoiceId)
@@ -816,11 +828,9 @@ void ApiServer::getInvoice(const HttpRequest &r, const PathParams &p, Exchange e
 {
     if (!authorize(r, p, permission::CanViewInvoices, e))
         return;
-    auto c = store()->checkout(p.value(QStringLiteral("invoiceId")));
-    if (!c || c->storeId != m_storeId)
-        return c || c.error().kind == StoreError::NotFound
-                   ? respondJson(e, 404, problem(QStringLiteral("invoice-not-found"), QStringLiteral("no such invoice")))
-                   : respondStoreError(e, c.error());
+    auto c = checkoutOf(p, e);
+    if (!c)
+        return;
     respondJson(e, 200, invoiceData(*c, invoiceOf(*c), context()).serialize());
 }
 
@@ -828,11 +838,9 @@ void ApiServer::invoicePaymentMethods(const HttpRequest &r, const PathParams &p,
 {
     if (!authorize(r, p, permission::CanViewInvoices, e))
         return;
-    auto c = store()->checkout(p.value(QStringLiteral("invoiceId")));
-    if (!c || c->storeId != m_storeId)
-        return c || c.error().kind == StoreError::NotFound
-                   ? respondJson(e, 404, problem(QStringLiteral("invoice-not-found"), QStringLiteral("no such invoice")))
-                   : respondStoreError(e, c.error());
+    auto c = checkoutOf(p, e);
+    if (!c)
+        return;
     respondJson(e, 200, paymentMethodsData(*c, invoiceOf(*c), context()).serialize());
 }
 
@@ -846,11 +854,9 @@ void ApiServer::markInvoice(const HttpRequest &r, const PathParams &p, Exchange 
     auto to = s && s->type() == JsonValue::Type::String ? parseGreenfieldStatus(s->toString().toStdString()) : std::nullopt;
     if (!to)
         return respondJson(e, 400, validationProblem({{QStringLiteral("status"), QStringLiteral("must be \"Settled\" or \"Invalid\"")}}));
-    auto c = store()->checkout(p.value(QStringLiteral("invoiceId")));
-    if (!c || c->storeId != m_storeId)
-        return c || c.error().kind == StoreError::NotFound
-                   ? respondJson(e, 404, problem(QStringLiteral("invoice-not-found"), QStringLiteral("no such invoice")))
-                   : respondStoreError(e, c.error());
+    auto c = checkoutOf(p, e);
+    if (!c)
+        return;
     const auto invoice = invoiceOf(*c);
     const TimePoint now = m_clock->now();
     auto mark = markAs(stateOf(*c, invoice, now), *to);
@@ -945,6 +951,21 @@ std::expected<WebhookInput, QList<FieldError>> parseWebhook(const QByteArray &bo
 }
 
 } // namespace
+
+std::optional<DeliveryRecord> ApiServer::deliveryOf(const PathParams &p, const Exchange &e)
+{
+    // The webhook first: a delivery is found only under a webhook of this store.
+    if (auto w = store()->webhook(m_storeId, p.value(QStringLiteral("webhookId"))); !w) {
+        respondStoreError(e, w.error());
+        return std::nullopt;
+    }
+    auto d = store()->delivery(p.value(QStringLiteral("webhookId")), p.value(QStringLiteral("deliveryId")));
+    if (!d) {
+        respondStoreError(e, d.error());
+        return std::nullopt;
+    }
+    return *d;
+}
 
 void ApiServer::listWebhooks(const HttpRequest &r, const PathParams &p, Exchange e)
 {
@@ -1054,11 +1075,9 @@ void ApiServer::getDelivery(const HttpRequest &r, const PathParams &p, Exchange 
 {
     if (!authorize(r, p, permission::CanModifyWebhooks, e))
         return;
-    if (auto w = store()->webhook(m_storeId, p.value(QStringLiteral("webhookId"))); !w)
-        return respondStoreError(e, w.error());
-    auto d = store()->delivery(p.value(QStringLiteral("webhookId")), p.value(QStringLiteral("deliveryId")));
+    auto d = deliveryOf(p, e);
     if (!d)
-        return respondStoreError(e, d.error());
+        return;
     respondJson(e, 200, deliveryData(*d).serialize());
 }
 
@@ -1066,11 +1085,9 @@ void ApiServer::getDeliveryRequest(const HttpRequest &r, const PathParams &p, Ex
 {
     if (!authorize(r, p, permission::CanModifyWebhooks, e))
         return;
-    if (auto w = store()->webhook(m_storeId, p.value(QStringLiteral("webhookId"))); !w)
-        return respondStoreError(e, w.error());
-    auto d = store()->delivery(p.value(QStringLiteral("webhookId")), p.value(QStringLiteral("deliveryId")));
+    auto d = deliveryOf(p, e);
     if (!d)
-        return respondStoreError(e, d.error());
+        return;
     respondJson(e, 200, d->delivery.body);
 }
 

@@ -83,6 +83,9 @@ private:
     void respondJson(const Exchange &exchange, int status, const QByteArray &body);
     void respondStoreError(const Exchange &exchange, const StoreError &error);
     std::optional<InvoiceRecord> invoiceOf(const CheckoutRecord &checkout);
+    // The path's invoice / delivery of this store; answers 404 (or the database's error) itself when there is none.
+    std::optional<CheckoutRecord> checkoutOf(const PathParams &params, const Exchange &exchange);
+    std::optional<DeliveryRecord> deliveryOf(const PathParams &params, const Exchange &exchange);
 
     // ---- endpoints ----
     void health(const HttpRequest &, const PathParams &, Exchange);

@@ -80,15 +80,6 @@ quint16 freePort()
     return s.serverPort();
 }
 
-QString pgUrlWithSchema(const QString &base, const QString &schema)
-{
-    QUrl u(base);
-    QUrlQuery q(u);
-    q.removeAllQueryItems(QStringLiteral("schema"));
-    q.addQueryItem(QStringLiteral("schema"), schema);
-    u.setQuery(q);
-    return u.toString();
-}
 
 struct Backend
 {

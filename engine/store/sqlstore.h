@@ -190,6 +190,7 @@ private:
     std::optional<OutboxCte> outboxCte(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now) const;
     StoreResult<std::optional<ApiKeyRecord>> findKey(const QString &which);
     StoreResult<void> lockLease(const QString &holder, TimePoint now);
+    StoreResult<void> insertDelivery(const NewDelivery &delivery, std::optional<qint64> outboxId, TimePoint now);
 
     StoreUrl m_url;
     QString m_connectionName;

@@ -660,21 +660,8 @@ StoreResult<void> SqlStore::fanOut(const QString &holder, const QList<FanOut> &b
             if (*marked != 1)
                 continue; // done already (by the previous holder)
             for (const NewDelivery &d : f.deliveries) {
-                auto done = m_session.execute(
-                    QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
-                                   " created_at, status, next_attempt_at) VALUES (:id, :w, :o, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
-                    {{QStringLiteral(":id"), d.id},
-                     {QStringLiteral(":w"), d.webhookId},
-                     {QStringLiteral(":o"), f.outboxId},
-                     {QStringLiteral(":orig"), d.originalDeliveryId},
-                     {QStringLiteral(":re"), d.redelivery ? 1 : 0},
-                     {QStringLiteral(":type"), d.type},
-                     {QStringLiteral(":c"), d.checkoutId},
-                     {QStringLiteral(":body"), QString::fromUtf8(d.body)},
-                     {QStringLiteral(":now"), toMs(now)},
-                     {QStringLiteral(":next"), toMs(now)}});
-                if (!done)
-                    return std::unexpected(done.error());
+                if (auto done = insertDelivery(d, f.outboxId, now); !done)
+                    return done;
                 any = true;
             }
         }
@@ -684,23 +671,31 @@ StoreResult<void> SqlStore::fanOut(const QString &holder, const QList<FanOut> &b
     });
 }
 
+StoreResult<void> SqlStore::insertDelivery(const NewDelivery &d, std::optional<qint64> outboxId, TimePoint now)
+{
+    auto done = m_session.execute(
+        QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
+                       " created_at, status, next_attempt_at) VALUES (:id, :w, :o, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
+        {{QStringLiteral(":id"), d.id},
+         {QStringLiteral(":w"), d.webhookId},
+         {QStringLiteral(":o"), outboxId ? QVariant(*outboxId) : nullLong()},
+         {QStringLiteral(":orig"), d.originalDeliveryId},
+         {QStringLiteral(":re"), d.redelivery ? 1 : 0},
+         {QStringLiteral(":type"), d.type},
+         {QStringLiteral(":c"), d.checkoutId},
+         {QStringLiteral(":body"), QString::fromUtf8(d.body)},
+         {QStringLiteral(":now"), toMs(now)},
+         {QStringLiteral(":next"), toMs(now)}});
+    if (!done)
+        return std::unexpected(done.error());
+    return {};
+}
+
 StoreResult<void> SqlStore::addDelivery(const NewDelivery &d, TimePoint now)
 {
     return m_session.write([&]() -> StoreResult<void> {
-        auto done = m_session.execute(
-            QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
-                           " created_at, status, next_attempt_at) VALUES (:id, :w, NULL, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
-            {{QStringLiteral(":id"), d.id},
-             {QStringLiteral(":w"), d.webhookId},
-             {QStringLiteral(":orig"), d.originalDeliveryId},
-             {QStringLiteral(":re"), d.redelivery ? 1 : 0},
-             {QStringLiteral(":type"), d.type},
-             {QStringLiteral(":c"), d.checkoutId},
-             {QStringLiteral(":body"), QString::fromUtf8(d.body)},
-             {QStringLiteral(":now"), toMs(now)},
-             {QStringLiteral(":next"), toMs(now)}});
-        if (!done)
-            return std::unexpected(done.error());
+        if (auto done = insertDelivery(d, std::nullopt, now); !done)
+            return done;
         m_session.markChanged();
         return {};
     });
