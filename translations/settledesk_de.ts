@@ -1107,13 +1107,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+65"/>
-        <location line="+616"/>
+        <location filename="../ui/mainwindow.cpp" line="+66"/>
+        <location line="+621"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-593"/>
+        <location line="-598"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1124,12 +1124,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+569"/>
+        <location line="+574"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-568"/>
+        <location line="-573"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1254,7 +1254,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+108"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -2078,7 +2078,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+61"/>
+        <location filename="../ui/settingsdialog.cpp" line="+62"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2153,7 +2153,12 @@ Ausgang %2</translation>
         <translation>&amp;Speicher</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>empty: %1</source>
+        <translation>leer: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
@@ -2174,29 +2179,34 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+33"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-38"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-36"/>
+        <source>Settings are saved in %1.</source>
+        <translation>Die Einstellungen werden in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Accept %1</source>
         <translation>%1 annehmen</translation>
     </message>
