@@ -265,7 +265,7 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
     if (ctx.loaded.api.enabled()) {
         apiHost = std::make_unique<api::ApiHost>(ctx.loaded);
         quint16 port = 0;
-        if (!apiHost->start(engine, &error, &port)) {
+        if (!apiHost->start(host.engine(), &error, &port)) {
             host.stop();
             return fail(ExitUsage, error);
         }
