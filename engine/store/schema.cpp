@@ -184,17 +184,13 @@ Migration version4()
     return m;
 }
 
-// The merchant API's version: assigned 7 (issues 16 and 17 take 5 and 6); numbered in landing order, so it
-// is the next one after whatever main holds when this lands (versions are contiguous).
-constexpr int ApiSchemaVersion = 5;
-
-// Version ApiSchemaVersion: the merchant API (Greenfield): key hashes, checkouts above invoices, webhooks, and the
+// Version 5: the merchant API (Greenfield): key hashes, checkouts above invoices, webhooks, and the
 // transactional outbox the money path writes into with each transition (sqlstoreoutbox.cpp), with the
 // deliveries made from it and their attempts. One deliverer per database holds the lease row.
-Migration versionApi()
+Migration version5()
 {
     Migration m;
-    m.version = ApiSchemaVersion;
+    m.version = 5;
     m.description = QStringLiteral("merchant API: keys, checkouts, webhooks, outbox, deliveries");
     m.common = {
         QStringLiteral("CREATE TABLE api_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
@@ -317,7 +313,7 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), versionApi()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
     return all;
 }
 
