@@ -107,7 +107,7 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                 q.bindValue(QStringLiteral(":r"), toMs(T0 + Seconds(30)));
                 q.bindValue(QStringLiteral(":u"), toMs(T0 + Seconds(30)));
                 QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
-                // A wallet cursor in the columns version 1 had: version 5 names its asset.
+                // A wallet cursor in the columns version 1 had: version 6 names its asset.
                 QVERIFY2(q.exec(QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at)"
                                                " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0)")),
                          qPrintable(q.lastError().text()));
