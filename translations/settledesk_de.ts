@@ -1128,12 +1128,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+66"/>
-        <location line="+621"/>
+        <location line="+626"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-598"/>
+        <location line="-603"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1144,12 +1144,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+574"/>
+        <location line="+579"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-573"/>
+        <location line="-578"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
