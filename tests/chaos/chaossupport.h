@@ -1,4 +1,5 @@
-// Helpers shared by the chaos tests: running the real settledesk binary, writing its INI file.
+// Helpers shared by the chaos tests: running the real settledesk binary, writing its INI file, reading the
+// requests a test server receives.
 #pragma once
 
 #include <QFile>
@@ -9,6 +10,8 @@
 #include <QString>
 #include <QTest>
 #include <QStringList>
+
+#include <optional>
 
 namespace sd::chaos {
 
@@ -38,6 +41,29 @@ inline Run runSettledesk(const QString &binary, const QStringList &args, const Q
     }
     return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
                p.readAllStandardError()};
+}
+
+// One HTTP request taken from the front of `buffer` (what a test server's socket has sent so far): its
+// request line and body, or nothing while the request is incomplete (the buffer is left as it is).
+struct HttpRequest
+{
+    QByteArray requestLine; // "POST /json_rpc HTTP/1.1"
+    QByteArray body;
+};
+inline std::optional<HttpRequest> takeHttpRequest(QByteArray &buffer)
+{
+    const qsizetype end = buffer.indexOf("\r\n\r\n");
+    if (end < 0)
+        return std::nullopt;
+    qsizetype length = 0;
+    for (const QByteArray &line : buffer.left(end).split('\n'))
+        if (line.toLower().startsWith("content-length:"))
+            length = line.mid(15).trimmed().toLongLong();
+    if (buffer.size() < end + 4 + length)
+        return std::nullopt;
+    HttpRequest r{buffer.left(buffer.indexOf("\r\n")), buffer.mid(end + 4, length)};
+    buffer.remove(0, end + 4 + length);
+    return r;
 }
 
 inline bool writeFile(const QString &path, const QString &text)

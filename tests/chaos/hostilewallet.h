@@ -6,6 +6,7 @@
 // /get_transactions (every transfer it ever listed is known to it; a stalled daemon answers nothing).
 #pragma once
 
+#include "chaossupport.h"
 #include "jsonvalue.h"
 
 #include <QDateTime>
@@ -177,19 +178,9 @@ private:
         QByteArray &buffer = m_buffers[socket];
         buffer += socket->readAll();
 
-        while (true) {
-            const qsizetype end = buffer.indexOf("\r\n\r\n");
-            if (end < 0)
-                return;
-            qsizetype length = 0;
-            for (const QByteArray &line : buffer.left(end).split('\n'))
-                if (line.toLower().startsWith("content-length:"))
-                    length = line.mid(15).trimmed().toLongLong();
-            if (buffer.size() < end + 4 + length)
-                return;
-            const QByteArray body = buffer.mid(end + 4, length);
-            const QByteArray requestLine = buffer.left(buffer.indexOf("\r\n"));
-            buffer.remove(0, end + 4 + length);
+        while (const std::optional<sd::chaos::HttpRequest> request = sd::chaos::takeHttpRequest(buffer)) {
+            const QByteArray &body = request->body;
+            const QByteArray &requestLine = request->requestLine;
             ++requests;
             if (requestLine.contains(" /get_transactions ")) {
                 const auto doc = sd::parseJson(body);

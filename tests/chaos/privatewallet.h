@@ -5,6 +5,7 @@
 // §11), so that window is scripted while the rescans themselves are the real wallet's.
 #pragma once
 
+#include "chaossupport.h"
 #include "regtest.h"
 
 #include <QDir>
@@ -190,17 +191,10 @@ private:
     {
         QByteArray &buffer = m_buffers[socket];
         buffer += socket->readAll();
-        const qsizetype end = buffer.indexOf("\r\n\r\n");
-        if (end < 0)
+        const std::optional<chaos::HttpRequest> request = chaos::takeHttpRequest(buffer);
+        if (!request)
             return;
-        qsizetype length = 0;
-        for (const QByteArray &line : buffer.left(end).split('\n'))
-            if (line.toLower().startsWith("content-length:"))
-                length = line.mid(15).trimmed().toLongLong();
-        if (buffer.size() < end + 4 + length)
-            return;
-        const QByteArray body = buffer.mid(end + 4, length);
-        buffer.remove(0, end + 4 + length);
+        const QByteArray &body = request->body;
         const auto doc = parseJson(body);
         const QString method = doc && doc->find(u"method") ? doc->find(u"method")->toString() : QString();
         const QByteArray id = doc && doc->find(u"id") ? doc->find(u"id")->serialize() : QByteArray("0");
