@@ -47,6 +47,7 @@ private Q_SLOTS:
     void expiryWaitsForAPollThatStartedAfterTheBoundary();
     void catchesUpOnHistoryBeforeExpiring();
     void lateDepositGoesToTheRefundQueue();
+    void everyArrivalInTheQueueIsAnnounced();
     void vanishedDepositIsReversed();
     void healthDegradesThenGoesDownAndRecovers();
     void authenticationFailureIsDownAtOnce();
@@ -238,6 +239,39 @@ void TestEngine::lateDepositGoesToTheRefundQueue()
         return false;
     };
     QTRY_VERIFY(pushedAsRefunding());
+}
+
+// Overpaid and underpaid_expired items reach the queue through an invoice transition, not a routed deposit:
+// they are announced like late and unmatched money (the engine's refundQueued: the log line, the dashboard's
+// notification).
+void TestEngine::everyArrivalInTheQueueIsAnnounced()
+{
+    startEngine();
+    const InvoiceRecord over = createInvoice(QStringLiteral("1"));
+    const InvoiceRecord under = createInvoice(QStringLiteral("2"));
+    QSignalSpy queued(m_engine.get(), &Engine::refundQueued);
+    m_backend->standing = snapshot(100, {deposit(over.address, "tx-over", 1'500'000'000'000ULL, T0 + 10s, 1, 100),
+                                         deposit(under.address, "tx-under", 500'000'000'000ULL, T0 + 10s, 1, 100)});
+    m_engine->pollNow();
+    QTRY_COMPARE(stateOf(over.id), InvoiceState::Settled);
+    QTRY_COMPARE(queued.count(), 1);
+    RefundItem item = queued.first().at(0).value<RefundItem>();
+    QCOMPARE(item.reason, RefundReason::Overpaid);
+    QCOMPARE(item.amount, Atomic(500'000'000'000ULL));
+    QCOMPARE(item.invoiceId, std::optional<qint64>(over.id));
+    m_clock->set(T0 + 2000s);
+    m_engine->pollNow();
+    QTRY_COMPARE(stateOf(under.id), InvoiceState::UnderpaidExpired);
+    QTRY_COMPARE(queued.count(), 2);
+    item = queued.last().at(0).value<RefundItem>();
+    QCOMPARE(item.reason, RefundReason::UnderpaidExpired);
+    QCOMPARE(item.amount, Atomic(500'000'000'000ULL));
+    QCOMPARE(item.invoiceId, std::optional<qint64>(under.id));
+    // Later polls that only re-read the same money announce nothing new.
+    const int answered = m_backend->answered;
+    m_engine->pollNow();
+    QTRY_VERIFY(m_backend->answered > answered);
+    QCOMPARE(queued.count(), 2);
 }
 
 void TestEngine::vanishedDepositIsReversed()

@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <atomic>
 #include <thread>
@@ -29,6 +31,10 @@ private Q_SLOTS:
     void applyLateMoneyToItsInvoice();
     void applyUnderpaidAndLateTogether();
     void applyIsRefusedWhereItMakesNoSense();
+    void reappearingDepositOfARefundedItemJoinsIt();
+    void reappearingDepositOfADismissedItemStaysKept();
+    void reappearingDepositOfAnAutoDismissedItemWaitsAgain();
+    void verifyFindsADepositClaimedByTwoItems();
     void changeTokenMovesOnAnotherConnectionsWrite();
     void notifierSignalsOtherWriters();
     void cursors();
@@ -257,7 +263,10 @@ void TstStoreRefunds::applyLateMoneyToItsInvoice()
     QVERIFY(settled->settledManually);
     QCOMPARE(settled->invoice.settledAt, std::optional<TimePoint>(T0 + 5h));
     QCOMPARE(settled->updatedAt, toQDateTime(T0 + 5h));
-    QCOMPARE(settled->invoice.received(), Atomic(0)); // the money stays where it is, held by the applied item
+    // Applying moves the item's deposit into the invoice: counted, so invoice, report and reconcile agree.
+    QCOMPARE(settled->invoice.received(), Atomic(1000));
+    QCOMPARE(settled->deposits.size(), 1);
+    QCOMPARE(settled->deposits.first().deposit.status, DepositStatus::Counted);
     SD_TRY(applied, m_store->refund(refundId));
     QCOMPARE(applied->status, RefundStatus::Applied);
     SD_TRY(events, m_store->invoiceEvents(invoiceId));
@@ -307,7 +316,11 @@ void TstStoreRefunds::applyUnderpaidAndLateTogether()
     QVERIFY(still->isEmpty()); // both now pay the order: nobody may refund them any more
     SD_TRY(applied, m_store->refunds(RefundStatus::Applied));
     QCOMPARE(applied->size(), 2);
-    Q_UNUSED(id);
+    SD_TRY(invoice, m_store->invoice(*id));
+    QCOMPARE(invoice->invoice.received(), Atomic(1000)); // the 600 in time and the 400 applied
+    SD_TRY(events, m_store->invoiceEvents(*id));
+    QVERIFY2(events->last().cause.contains(QStringLiteral("tx-2")) && events->last().cause.contains(QStringLiteral("dave")),
+             qPrintable(events->last().cause));
 }
 
 void TstStoreRefunds::applyIsRefusedWhereItMakesNoSense()
@@ -340,6 +353,109 @@ void TstStoreRefunds::applyIsRefusedWhereItMakesNoSense()
     SD_TRY(audit, m_store->auditLog(-1));
     QVERIFY(audit->isEmpty());
     Q_UNUSED(id);
+}
+
+// A deposit whose item was already paid out is reorged out and comes back: it belongs to that item again
+// (flagged for a look), never to a new pending item that could be refunded a second time.
+void TstStoreRefunds::reappearingDepositOfARefundedItemJoinsIt()
+{
+    const qint64 id = lateItem(QStringLiteral("back"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char('a'));
+    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-back", "0"}, hard + 2h));
+    QCOMPARE(gone->kind, RecordOutcome::Reversed);
+    QVERIFY(gone->alert);
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-back"), "tx-back", 1000, hard + 1s, 1), hard + 3h));
+    QVERIFY2(back->kind != RecordOutcome::RoutedToRefund, qPrintable(back->message));
+    QCOMPARE(back->refundId, std::optional<qint64>(id));
+    QVERIFY2(back->alert && back->message.contains(QStringLiteral("refunded")), qPrintable(back->message));
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().status, RefundStatus::Refunded);
+    QCOMPARE(items->first().amount, Atomic(1000));
+    SD_TRY(held, m_store->refundDeposits(id));
+    QCOMPARE(held->size(), 1);
+    QCOMPARE(held->first().deposit.status, DepositStatus::Orphaned);
+    QCOMPARE(held->first().refundId, std::optional<qint64>(id));
+    // Delivered again: nothing more happens.
+    SD_TRY(again, m_store->recordObservation(observation(QStringLiteral("addr-back"), "tx-back", 1000, hard + 1s, 1), hard + 4h));
+    QCOMPARE(again->kind, RecordOutcome::Duplicate);
+    QCOMPARE(m_store->refunds()->size(), 1);
+}
+
+// Money a person decided to keep goes away and comes back: it is still kept by that decision.
+void TstStoreRefunds::reappearingDepositOfADismissedItemStaysKept()
+{
+    const qint64 id = lateItem(QStringLiteral("kept"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem note;
+    note.note = QStringLiteral("the customer said keep it");
+    SD_TRY(dismissed, m_store->advanceRefund(id, RefundStatus::Dismissed, note, QStringLiteral("op"), hard + 1h));
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-kept", "0"}, hard + 2h));
+    QCOMPARE(gone->kind, RecordOutcome::Reversed);
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-kept"), "tx-kept", 1000, hard + 1s, 2), hard + 3h));
+    QCOMPARE(back->refundId, std::optional<qint64>(id));
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().status, RefundStatus::Dismissed);
+    QCOMPARE(items->first().amount, Atomic(1000));
+}
+
+// An item dismissed by the store because its only deposit vanished held nothing any more; when the money
+// comes back a person must decide on it again: one new pending item, the old one stays empty.
+void TstStoreRefunds::reappearingDepositOfAnAutoDismissedItemWaitsAgain()
+{
+    const qint64 id = lateItem(QStringLiteral("auto"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-auto", "0"}, hard + 1h));
+    SD_TRY(old, m_store->refund(id));
+    QCOMPARE(old->status, RefundStatus::Dismissed);
+    QCOMPARE(old->amount, Atomic(0));
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-auto"), "tx-auto", 1000, hard + 1s, 1), hard + 2h));
+    QCOMPARE(back->kind, RecordOutcome::RoutedToRefund);
+    QVERIFY(back->refundId && *back->refundId != id);
+    SD_TRY(pending, m_store->refunds(RefundStatus::Pending));
+    QCOMPARE(pending->size(), 1);
+    QCOMPARE(pending->first().amount, Atomic(1000));
+    QCOMPARE(m_store->refund(id)->amount, Atomic(0));
+}
+
+// verify(): a deposit listed by an item that was paid out but held by another, open one, would be refunded
+// twice. Planted under the store, since the store itself no longer writes it.
+void TstStoreRefunds::verifyFindsADepositClaimedByTwoItems()
+{
+    const qint64 id = lateItem(QStringLiteral("twice"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char('b'));
+    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    SD_TRY(clean, m_store->verify());
+    QVERIFY2(clean->isEmpty(), qPrintable(clean->join(u'\n')));
+    {
+        QSqlDatabase raw = m_db->raw(QStringLiteral("plant-twice"));
+        QSqlQuery q(raw);
+        QVERIFY2(q.exec(QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at,"
+                                       " updated_at, fee) SELECT invoice_id, asset, reason, 'pending', amount, txids, created_at,"
+                                       " updated_at, fee FROM refund_items WHERE id = %1").arg(id)),
+                 qPrintable(q.lastError().text()));
+        QVERIFY2(q.exec(QStringLiteral("UPDATE deposits SET refund_id = (SELECT max(id) FROM refund_items) WHERE txid = 'tx-twice'")),
+                 qPrintable(q.lastError().text()));
+    }
+    TestDatabase::closeRaw(QStringLiteral("plant-twice"));
+    SD_TRY(problems, m_store->verify());
+    QVERIFY2(std::any_of(problems->begin(), problems->end(),
+                         [&](const QString &p) { return p.contains(QStringLiteral("refund item %1").arg(id)) && p.contains(QStringLiteral("tx-twice")); }),
+             qPrintable(problems->join(u'\n')));
+    // Put back as it was, so cleanup's verify() is clean.
+    {
+        QSqlDatabase raw = m_db->raw(QStringLiteral("unplant-twice"));
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(QStringLiteral("UPDATE deposits SET refund_id = %1 WHERE txid = 'tx-twice'").arg(id)));
+        QVERIFY(q.exec(QStringLiteral("DELETE FROM refund_items WHERE id <> %1").arg(id)));
+    }
+    TestDatabase::closeRaw(QStringLiteral("unplant-twice"));
 }
 
 void TstStoreRefunds::changeTokenMovesOnAnotherConnectionsWrite()
