@@ -473,10 +473,10 @@ void TstStoreSchema::amountsUseTheFull64BitRange()
     QCOMPARE(item->amount, Max - 7);
     RefundItem update;
     update.refundAddress = QStringLiteral("customer");
-    update.fee = Max;
+    update.fee = Max - 7; // as large as the item (a fee is never larger than what it is paid from)
     SD_TRY(refunding, (*store)->advanceRefund(item->id, RefundStatus::Refunding, update, QStringLiteral("op"), T0));
     SD_TRY(reread, (*store)->refund(item->id));
-    QCOMPARE(reread->fee, Max);
+    QCOMPARE(reread->fee, Max - 7);
     SD_TRY(problems, (*store)->verify());
     QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
 }
