@@ -11,6 +11,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <limits>
+
 namespace sd {
 
 namespace {
@@ -56,6 +58,14 @@ const AssetConfig *Config::asset(const QString &code) const
 AssetConfig *Config::asset(const QString &code)
 {
     return const_cast<AssetConfig *>(std::as_const(*this).asset(code));
+}
+
+std::uint32_t Config::refundConfirmations(const QString &code) const
+{
+    if (const AssetConfig *a = asset(code))
+        return a->refundMinConfirmations;
+    const Asset *known = findAsset(code.toStdString());
+    return known ? known->defaultRefundConfirmations : std::numeric_limits<std::uint32_t>::max();
 }
 
 QString Config::defaultPath()
@@ -126,12 +136,14 @@ std::expected<Config, QString> Config::load(const QString &path)
         AssetConfig a;
         a.asset = QString::fromStdString(known.code);
         a.minConfirmations = known.defaultConfirmations;
+        a.refundMinConfirmations = known.defaultRefundConfirmations;
         s.beginGroup(sectionFor(a.asset));
         a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
         a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
         a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
         a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
         a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
         // Bitcoin Core's cookie file (used when no wallet_rpc_user is set) is BTC's backend-specific path.
         if (a.asset == QLatin1String("BTC"))
             a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
@@ -143,7 +155,8 @@ std::expected<Config, QString> Config::load(const QString &path)
                         readInt(s, QStringLiteral("grace_window"), grace, 0, 86400, error) &&
                         readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
                         readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
-                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error) &&
+                        readInt(s, QStringLiteral("refund_min_confirmations"), a.refundMinConfirmations, 0, 1000, error);
         if (!ok)
             return std::unexpected(error);
         a.quoteWindow = Seconds(quote);
@@ -198,6 +211,9 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
         s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
         s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
+        s.setValue(QStringLiteral("refund_min_confirmations"), a.refundMinConfirmations);
+        if (!a.daemonRpcUrl.isEmpty())
+            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
         if (!a.extra1.isEmpty())
             s.setValue(QStringLiteral("token_contract"), a.extra1);
         if (!a.extra2.isEmpty())
