@@ -14,11 +14,13 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QTimer>
 
 #include <csignal>
 #include <cstdio>
+#include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -158,6 +160,20 @@ int runEngine(Context &ctx)
     });
     QObject::connect(engine, &Engine::refundQueued, qApp, [](const RefundItem &item) {
         std::fprintf(stderr, "settledesk: refund queue: %s\n", refundLine(item).toUtf8().constData());
+    });
+    // Confirmations arriving for items that wait for them: one line when an item becomes refundable.
+    auto readyItems = std::make_shared<QSet<qint64>>();
+    const Config config = ctx.loaded;
+    QObject::connect(engine, &Engine::refundsChanged, qApp, [readyItems, config](const QList<RefundItem> &open) {
+        for (const RefundItem &item : open) {
+            const bool ready = item.status == RefundStatus::Pending &&
+                               refundReadiness(item.holding, config.refundConfirmations(item.asset), SystemClock::instance()->now()).ready;
+            if (ready && !readyItems->contains(item.id))
+                std::fprintf(stderr, "settledesk: refund queue: item %lld can be refunded now (%u confirmations)\n",
+                             static_cast<long long>(item.id), item.holding.confirmations);
+            if (ready)
+                readyItems->insert(item.id);
+        }
     });
     QObject::connect(engine, &Engine::alert, qApp, [](const QString &m) {
         std::fprintf(stderr, "settledesk: ALERT: %s\n", m.toUtf8().constData());
@@ -357,14 +373,23 @@ int runRefundsList(const QStringList &arguments)
     auto items = (*store)->refunds(only);
     if (!items)
         return storeFailure(items.error());
+    // Whether each open item's money may leave yet (refund_min_confirmations, time locks).
+    const TimePoint now = SystemClock::instance()->now();
+    const auto readiness = [&](const RefundItem &item) {
+        return refundReadiness(item.holding, ctx.loaded.refundConfirmations(item.asset), now);
+    };
     if (ctx.wantsJson()) {
         QJsonArray array;
-        for (const RefundItem &item : *items)
-            array.append(refundToJson(item));
+        for (const RefundItem &item : *items) {
+            const RefundReadiness ready = readiness(item);
+            array.append(refundToJson(item, &ready));
+        }
         printJson(array);
     } else {
-        for (const RefundItem &item : *items)
-            out(refundLine(item));
+        for (const RefundItem &item : *items) {
+            const RefundReadiness ready = readiness(item);
+            out(refundLine(item, &ready));
+        }
     }
     return ExitOk;
 }
@@ -383,6 +408,7 @@ int usage()
                        "  refunds apply ID            accept late money for its invoice\n"
                        "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
+                       "  refunds rebuild ID          rebuild a Monero refund whose transaction can never be mined\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
                        "  reconcile [--asset A]       wallet's incoming transfers against the database\n\n"
@@ -431,9 +457,9 @@ int runCli(const QStringList &arguments)
         if (sub == QLatin1String("list"))
             return runRefundsList(arguments);
         if (sub == QLatin1String("approve") || sub == QLatin1String("apply") || sub == QLatin1String("dismiss")
-            || sub == QLatin1String("payout"))
+            || sub == QLatin1String("payout") || sub == QLatin1String("rebuild"))
             return runRefundCommand(arguments);
-        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list|approve|apply|dismiss|payout ... (--help for each)"));
+        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list|approve|apply|dismiss|payout|rebuild ... (--help for each)"));
     }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\"").arg(command));
 }
