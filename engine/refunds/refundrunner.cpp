@@ -269,12 +269,24 @@ std::expected<MoneroBuiltTransfer, RefundOutcome> RefundRunner::build(const QStr
     // wallet. Unrelayed builds lock nothing and are simply dropped.
     Atomic send = total;
     std::optional<MoneroBuiltTransfer> built;
-    for (int attempt = 0; attempt < 6; ++attempt) {
+    bool probing = false;
+    for (int attempt = 0; attempt < 7; ++attempt) {
         MoneroTransferRequest request;
         request.destinations = {MoneroDestination{address, send}};
         request.accountIndex = account;
         request.doNotRelay = true;
         auto result = await<MoneroBuiltTransfer>([&](auto done) { client->transfer(request, done, 120000); });
+        // The whole item plus a fee may be more than the account holds (the refund's own money is often all
+        // of it): learn the fee from a build of half of it, then build the item minus that fee.
+        // wallet_rpc_server's WALLET_RPC_ERROR_CODE_NOT_ENOUGH_MONEY and ..._NOT_ENOUGH_UNLOCKED_MONEY.
+        constexpr int NotEnoughMoney = -17, NotEnoughUnlockedMoney = -37;
+        const bool short_ = !result && result.error().kind == RpcError::Rpc &&
+                            (result.error().code == NotEnoughMoney || result.error().code == NotEnoughUnlockedMoney);
+        if (short_ && !built && send == total && total > 1) {
+            send = total / 2;
+            probing = true; // only its fee is used: never sent
+            continue;
+        }
         if (!result) {
             const bool down = result.error().kind != RpcError::Rpc;
             return std::unexpected(RefundOutcome{down ? RefundOutcome::Unreachable : RefundOutcome::Refused,
@@ -286,7 +298,8 @@ std::expected<MoneroBuiltTransfer, RefundOutcome> RefundRunner::build(const QStr
                                                  QStringLiteral("the network fee (%1) is not less than the refund (%2): dismiss it as dust")
                                                      .arg(result->fee).arg(total),
                                                  item, {}});
-        const bool fits = result->amount <= total - result->fee;
+        const bool fits = result->amount <= total - result->fee && !probing;
+        probing = false;
         if (fits && (!built || result->amount > built->amount))
             built = *result;
         if (fits && result->amount == total - result->fee)

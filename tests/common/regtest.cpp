@@ -138,7 +138,7 @@ std::expected<Regtest::Sent, QString> Regtest::send(const QList<MoneroDestinatio
         return std::unexpected(built.error());
     if (auto relayed = waitUntilRelayed({built->txid}); !relayed)
         return std::unexpected(relayed.error());
-    return Sent{built->txid, built->amount, built->fee};
+    return Sent{built->txid, built->amount, built->fee, built->metadata};
 }
 
 std::expected<quint64, QString> Regtest::mine(int blocks)

@@ -78,6 +78,7 @@ public:
         QString txid;
         Atomic amount = 0;
         Atomic fee = 0;
+        QString metadata; // tx_metadata: the customer's relay_tx puts the same transaction back after a flush
     };
 
     // True when every variable is set; otherwise `message` says which are missing. Use
