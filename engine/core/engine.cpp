@@ -419,6 +419,8 @@ void Engine::loadRefunds(quint64 requestId)
     if (!items)
         return Q_EMIT loadFailed(requestId, items.error().message);
     Q_EMIT refundsLoaded(requestId, *items);
+    if (auto totals = d->store->moneyTotals({}))
+        Q_EMIT moneyTotalsChanged(*totals);
 }
 
 void Engine::pollNow()

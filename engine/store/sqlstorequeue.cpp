@@ -18,7 +18,7 @@ namespace {
 QString sumOf(Dialect d, const QString &column)
 {
     if (d == Dialect::Postgres)
-        return QStringLiteral("CAST(COALESCE(SUM(%1), 0) AS TEXT), '0'").arg(column);
+        return QStringLiteral("'0', CAST(COALESCE(SUM(%1), 0) AS TEXT)").arg(column); // high 0, low the exact sum
     return QStringLiteral("COALESCE(SUM(CAST(substr(%1, 1, 10) AS INTEGER)), 0),"
                           " COALESCE(SUM(CAST(substr(%1, 11, 10) AS INTEGER)), 0)")
         .arg(column);

@@ -125,7 +125,8 @@ StoreResult<QList<RefundItem>> SqlStore::advanceRefunds(const QList<RefundMove> 
         std::optional<qint64> groupId;
         if (items.size() > 1) {
             for (const RefundItem &item : items)
-                if (item.groupId != items.first().groupId)
+                if (item.groupId != items.first().groupId || item.invoiceId != items.first().invoiceId ||
+                    item.asset != items.first().asset)
                     return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refund items %1 and %2 are not one refund")
                                                                                    .arg(items.first().id)
                                                                                    .arg(item.id)));

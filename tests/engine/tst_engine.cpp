@@ -48,6 +48,7 @@ private Q_SLOTS:
     void catchesUpOnHistoryBeforeExpiring();
     void lateDepositGoesToTheRefundQueue();
     void everyArrivalInTheQueueIsAnnounced();
+    void confirmationsOfHeldMoneyArePushed();
     void vanishedDepositIsReversed();
     void healthDegradesThenGoesDownAndRecovers();
     void authenticationFailureIsDownAtOnce();
@@ -272,6 +273,39 @@ void TestEngine::everyArrivalInTheQueueIsAnnounced()
     m_engine->pollNow();
     QTRY_VERIFY(m_backend->answered > answered);
     QCOMPARE(queued.count(), 2);
+}
+
+// An item waiting for its confirmations: each poll that sees more of them pushes the item again, so the
+// dashboard's "waiting for confirmations (n of m)" moves and Refund is offered once it may be.
+void TestEngine::confirmationsOfHeldMoneyArePushed()
+{
+    startEngine();
+    const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
+    m_clock->set(T0 + 2000s);
+    m_backend->standing = snapshot(100, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 0, {})});
+    m_engine->pollNow();
+    QTRY_COMPARE(m_store->refunds(RefundStatus::Pending)->size(), 1);
+    QSignalSpy open(m_engine.get(), &Engine::refundsChanged);
+    const auto pushedWith = [&](std::uint32_t confirmations) {
+        for (const QList<QVariant> &args : open)
+            for (const RefundItem &it : args.at(0).value<QList<RefundItem>>())
+                if (it.holding.confirmations == confirmations)
+                    return true;
+        return false;
+    };
+    m_backend->standing = snapshot(104, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 4, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(pushedWith(4));
+    m_backend->standing = snapshot(110, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 10, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(pushedWith(10));
+    QSignalSpy totals(m_engine.get(), &Engine::moneyTotalsChanged);
+    m_backend->standing = snapshot(111, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 11, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(!totals.isEmpty());
+    const auto money = totals.last().at(0).value<QList<AssetMoney>>();
+    QCOMPARE(money.size(), 1);
+    QCOMPARE(money.first().totals.held, Decimal::Int(1'000'000'000'000ULL));
 }
 
 void TestEngine::vanishedDepositIsReversed()

@@ -465,6 +465,21 @@ void TestRefundSafety::refundTogetherSendsOneTransaction()
                                                             e.subject == QStringLiteral("refund:%1").arg(items[1].id)))
             ++audited;
     QCOMPARE(audited, 2);
+
+    // reconcile agrees: every refunded item is returned money (not queue), and the account balances.
+    SD_CHECK(m_rt->merchantRefresh());
+    chaos::Run reconciled = settledesk({QStringLiteral("reconcile"), QStringLiteral("--json")});
+    QVERIFY2(reconciled.code == 0, reconciled.out.constData());
+    const QJsonObject xmr = QJsonDocument::fromJson(reconciled.out).object().value(QStringLiteral("assets")).toArray().first().toObject();
+    Atomic returned = 0, held = 0;
+    for (const RefundItem &i : m_store->refunds().value_or(QList<RefundItem>{})) {
+        if (i.status == RefundStatus::Refunded)
+            returned += i.amount;
+        if (isHeld(i.status))
+            held += i.amount;
+    }
+    QCOMPARE(xmr.value(QStringLiteral("returned_total")).toString(), QString::fromStdString(formatAmount(returned, 12)));
+    QCOMPARE(xmr.value(QStringLiteral("held_total")).toString(), QString::fromStdString(formatAmount(held, 12)));
 }
 
 QTEST_GUILESS_MAIN(TestRefundSafety)
