@@ -64,6 +64,7 @@ RefundsPage::RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayo
         m_payoutLabel->setWordWrap(true);
         layout->addWidget(m_payoutLabel);
         m_payoutTable = makeTable(m_payouts, QStringLiteral("payoutTable"));
+        m_payoutTable->setColumnHidden(RefundTableModel::ReadyColumn, true); // approved already
         layout->addWidget(m_payoutTable, 1);
         m_recordPayout = new QAction(tr("Record payout…"), m_payoutTable);
         connect(m_recordPayout, &QAction::triggered, this, [this] {

@@ -62,8 +62,8 @@ AssetConfig *Config::asset(const QString &code)
 
 std::uint32_t Config::refundConfirmations(const QString &code) const
 {
-    if (const AssetConfig *a = asset(code))
-        return a->refundMinConfirmations;
+    if (const AssetConfig *a = asset(code); a && a->refundMinConfirmations)
+        return *a->refundMinConfirmations;
     const Asset *known = findAsset(code.toStdString());
     return known ? known->defaultRefundConfirmations : std::numeric_limits<std::uint32_t>::max();
 }
@@ -136,7 +136,6 @@ std::expected<Config, QString> Config::load(const QString &path)
         AssetConfig a;
         a.asset = QString::fromStdString(known.code);
         a.minConfirmations = known.defaultConfirmations;
-        a.refundMinConfirmations = known.defaultRefundConfirmations;
         s.beginGroup(sectionFor(a.asset));
         a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
         a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
@@ -155,8 +154,13 @@ std::expected<Config, QString> Config::load(const QString &path)
                         readInt(s, QStringLiteral("grace_window"), grace, 0, 86400, error) &&
                         readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
                         readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
-                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error) &&
-                        readInt(s, QStringLiteral("refund_min_confirmations"), a.refundMinConfirmations, 0, 1000, error);
+                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+        quint32 refundConfirmations = known.defaultRefundConfirmations;
+        if (ok && s.contains(QStringLiteral("refund_min_confirmations"))) {
+            if (!readInt(s, QStringLiteral("refund_min_confirmations"), refundConfirmations, 0, 1000, error))
+                return std::unexpected(error);
+            a.refundMinConfirmations = refundConfirmations;
+        }
         if (!ok)
             return std::unexpected(error);
         a.quoteWindow = Seconds(quote);
@@ -211,7 +215,8 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
         s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
         s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
-        s.setValue(QStringLiteral("refund_min_confirmations"), a.refundMinConfirmations);
+        if (a.refundMinConfirmations)
+            s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
         if (!a.daemonRpcUrl.isEmpty())
             s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
         if (!a.extra1.isEmpty())

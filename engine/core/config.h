@@ -29,8 +29,9 @@ struct AssetConfig
     int requestTimeoutMs = 10000;    // request_timeout_ms
     quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
     // refund_min_confirmations: confirmations every deposit of a refund item needs before its money is handed
-    // back (the asset's default: XMR 10, when Monero outputs become spendable; BTC 3; USDT 12).
-    quint32 refundMinConfirmations = 10;
+    // back; unset: the asset's default (XMR 10, when Monero outputs become spendable; BTC 3; USDT 12). Read it
+    // through Config::refundConfirmations.
+    std::optional<quint32> refundMinConfirmations;
     // daemon_rpc_url (Monero): monerod's RPC, e.g. http://127.0.0.1:18081; `refunds rebuild` asks it whether a
     // stored refund can still be mined (is_key_image_spent, get_transactions). Empty: rebuild is unavailable.
     QString daemonRpcUrl;

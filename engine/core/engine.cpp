@@ -549,7 +549,7 @@ void Engine::Private::poll(BackendSlot &slot)
     // Re-examine the last blocks on every poll so reorgs and confirmations are seen; enough of them to
     // follow a deposit until it has the confirmations the asset requires, for its invoice and for a refund.
     const quint64 depth = std::max<quint64>({quint64(slot.config.reorgDepth), quint64(slot.config.minConfirmations) + 1,
-                                             quint64(slot.config.refundMinConfirmations) + 1});
+                                             quint64(config.refundConfirmations(slot.config.asset)) + 1});
     const quint64 cursorHeight = *cursor ? (*cursor)->height : 0;
     slot.inflightFrom = cursorHeight > depth ? cursorHeight - depth : 0;
     slot.inflight = nextRequest++;
