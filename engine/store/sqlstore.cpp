@@ -353,6 +353,19 @@ StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
     return r;
 }
 
+StoreResult<QList<RefundItem>> SqlStore::refundsFromRows(const QList<QSqlRecord> &rows)
+{
+    QList<RefundItem> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = refundFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
+}
+
 StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                            const Binds &binds)
 {
@@ -760,22 +773,23 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
 
 StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> status)
 {
+    // Oldest first: it is a queue.
+    if (status)
+        return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
+                            {{QStringLiteral(":status"), qs(name(*status))}});
+    return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundsWhere(const QString &whereAndOrder, const Binds &binds)
+{
     return m_session.read([&]() -> StoreResult<QList<RefundItem>> {
-        // Oldest first: it is a queue.
-        auto rows = status ? m_session.select(QStringLiteral("SELECT %1 FROM refund_items WHERE status = :status ORDER BY created_at, id")
-                                                  .arg(RefundColumns),
-                                              {{QStringLiteral(":status"), qs(name(*status))}})
-                           : m_session.select(QStringLiteral("SELECT %1 FROM refund_items ORDER BY created_at, id").arg(RefundColumns));
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM refund_items %2").arg(RefundColumns, whereAndOrder), binds);
         if (!rows)
             return std::unexpected(rows.error());
-        QList<RefundItem> out;
-        for (const QSqlRecord &row : *rows) {
-            auto r = refundFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachHoldings(out); !attached)
+        auto out = refundsFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachHoldings(*out); !attached)
             return std::unexpected(attached.error());
         return out;
     });
@@ -802,15 +816,7 @@ StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
          {QStringLiteral(":limit"), qint64(std::max(f.limit, 1))}});
     if (!rows)
         return std::unexpected(rows.error());
-    QList<RefundItem> out;
-    out.reserve(rows->size());
-    for (const QSqlRecord &row : *rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
+    return refundsFromRows(*rows);
 }
 
 StoreResult<RefundItem> SqlStore::refund(qint64 id)

@@ -81,6 +81,9 @@ private:
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
+    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);
+    // The refund items a `WHERE ... ORDER BY` clause selects, with what their deposits allow (holding).
+    StoreResult<QList<RefundItem>> refundsWhere(const QString &whereAndOrder, const Binds &binds);
     // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
     StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                      const Binds &binds);

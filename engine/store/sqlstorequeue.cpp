@@ -77,23 +77,7 @@ StoreResult<void> SqlStore::attachHoldings(QList<RefundItem> &items, std::option
 
 StoreResult<QList<RefundItem>> SqlStore::refundsOfInvoice(qint64 invoiceId)
 {
-    return m_session.read([&]() -> StoreResult<QList<RefundItem>> {
-        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM refund_items WHERE invoice_id = :id ORDER BY created_at, id")
-                                         .arg(refundColumns()),
-                                     {{QStringLiteral(":id"), invoiceId}});
-        if (!rows)
-            return std::unexpected(rows.error());
-        QList<RefundItem> out;
-        for (const QSqlRecord &row : *rows) {
-            auto r = refundFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachHoldings(out); !attached)
-            return std::unexpected(attached.error());
-        return out;
-    });
+    return refundsWhere(QStringLiteral("WHERE invoice_id = :id ORDER BY created_at, id"), {{QStringLiteral(":id"), invoiceId}});
 }
 
 StoreResult<QList<AssetMoney>> SqlStore::moneyTotals(const MoneyFilter &filter)

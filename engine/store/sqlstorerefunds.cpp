@@ -68,14 +68,7 @@ StoreResult<QList<RefundItem>> SqlStore::lockGroup(const RefundItem &item)
                                  {{QStringLiteral(":g"), *item.groupId}});
     if (!rows)
         return std::unexpected(rows.error());
-    QList<RefundItem> out;
-    for (const QSqlRecord &row : *rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(*r);
-    }
-    return out;
+    return refundsFromRows(*rows);
 }
 
 StoreResult<QList<RefundItem>> SqlStore::advanceRefunds(const QList<RefundMove> &moves, RefundStatus to, const QString &actor,

@@ -6,7 +6,6 @@
 
 #include <QFile>
 #include <QProcess>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -85,29 +84,9 @@ private slots:
         QCOMPARE(store.refund(id)->reason, RefundReason::Late);
 
         // The refund goes to a fresh subaddress of the customer: everything it ever receives is this refund.
-        SD_TRY(auto fresh, test::waitFor<MoneroNewAddress>([&](auto done) { regtest.customer().createAddress(0, QStringLiteral("refund"), done); }));
+        SD_TRY(auto fresh, regtest.newCustomerAddress(QStringLiteral("refund")));
         const QString customer = fresh.address;
-        const auto receivedByCustomer = [&]() -> std::expected<Atomic, QString> {
-            if (auto r = test::waitFor<MoneroRefreshResult>([&](auto d) { regtest.customer().refresh(d); }); !r)
-                return std::unexpected(r.error());
-            MoneroTransferQuery q;
-            q.in = q.pool = true;
-            q.subaddrIndices = {fresh.addressIndex};
-            auto t = test::waitFor<MoneroTransfers>([&](auto done) { regtest.customer().getTransfers(q, done); });
-            if (!t)
-                return std::unexpected(t.error());
-            QSet<QString> mined;
-            Atomic sum = 0;
-            for (const MoneroTransfer &e : t->in) {
-                mined.insert(e.txid);
-                sum += e.amount;
-            }
-            for (const MoneroTransfer &e : t->pool)
-                if (!mined.contains(e.txid))
-                    sum += e.amount;
-            return sum;
-        };
-        SD_TRY(Atomic before, receivedByCustomer());
+        SD_TRY(Atomic before, regtest.customerReceived(fresh.addressIndex));
         QCOMPARE(before, Atomic(0));
         const QString ini = m_dir.filePath(QStringLiteral("settledesk.ini"));
         {
@@ -160,11 +139,7 @@ private slots:
         // The customer's wallet: everything its refund address received, whatever the txid, is the item minus
         // the fee (a second, different transaction to the customer would show here), in one transaction.
         SD_CHECK(regtest.mineUntilIncluded({done.payoutTxid}));
-        Atomic received = 0;
-        QVERIFY(QTest::qWaitFor([&] {
-            received = receivedByCustomer().value_or(0);
-            return received != 0;
-        }, 20000));
+        SD_TRY(Atomic received, regtest.waitForCustomerPayment(fresh.addressIndex));
         QCOMPARE(received, paid - done.fee);
         MoneroTransferQuery query;
         query.in = true;

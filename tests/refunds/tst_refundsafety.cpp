@@ -14,7 +14,6 @@
 #include "regtest.h"
 
 #include <QJsonArray>
-#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -54,7 +53,6 @@ private:
     chaos::Run settledesk(const QStringList &args, const QProcessEnvironment &extra = {});
     std::expected<MoneroNewAddress, QString> merchantAddress(const QString &label);
     std::expected<Customer, QString> customerAddress(const QString &label);
-    std::expected<Atomic, QString> receivedBy(const Customer &c); // everything the customer's subaddress was paid
     // An invoice whose windows passed two hours ago, paid now: its money waits as a late item.
     std::expected<Late, QString> latePayment(const QString &tag, Atomic amount, quint64 unlockTime = 0);
     // Mines until `txid` is in a block and has `confirmations`, and the engine has seen them on `item`.
@@ -144,33 +142,10 @@ std::expected<MoneroNewAddress, QString> TestRefundSafety::merchantAddress(const
 
 std::expected<TestRefundSafety::Customer, QString> TestRefundSafety::customerAddress(const QString &label)
 {
-    auto a = test::waitFor<MoneroNewAddress>([&](auto done) { m_rt->customer().createAddress(0, label, done); });
+    auto a = m_rt->newCustomerAddress(label);
     if (!a)
         return std::unexpected(a.error());
     return Customer{a->address, a->addressIndex};
-}
-
-std::expected<Atomic, QString> TestRefundSafety::receivedBy(const Customer &c)
-{
-    if (auto refreshed = test::waitFor<MoneroRefreshResult>([&](auto d) { m_rt->customer().refresh(d); }); !refreshed)
-        return std::unexpected(refreshed.error());
-    MoneroTransferQuery query;
-    query.in = query.pool = true;
-    query.subaddrIndices = {c.index};
-    auto transfers = test::waitFor<MoneroTransfers>([&](auto done) { m_rt->customer().getTransfers(query, done); });
-    if (!transfers)
-        return std::unexpected(transfers.error());
-    // Every entry, whatever its txid: a second, different transaction to the customer would show here.
-    QSet<QString> mined;
-    Atomic sum = 0;
-    for (const MoneroTransfer &t : transfers->in) {
-        mined.insert(t.txid);
-        sum += t.amount;
-    }
-    for (const MoneroTransfer &t : transfers->pool)
-        if (!mined.contains(t.txid))
-            sum += t.amount;
-    return sum;
 }
 
 const QByteArray &TestRefundSafety::engineLog()
@@ -251,7 +226,7 @@ void TestRefundSafety::youngPaymentWaitsForItsConfirmations()
     QVERIFY2(refused.code == 4, refused.err.constData());
     QVERIFY2(refused.err.contains("the payment has 0 of 10 confirmations"), refused.err.constData());
     QCOMPARE(item(late.item)->status, RefundStatus::Pending);
-    SD_TRY(Atomic nothing, receivedBy(customer));
+    SD_TRY(Atomic nothing, m_rt->customerReceived(customer.index));
     QCOMPARE(nothing, Atomic(0));
     chaos::Run listed = settledesk({QStringLiteral("refunds"), QStringLiteral("list"), QStringLiteral("--json")});
     QCOMPARE(listed.code, 0);
@@ -273,11 +248,7 @@ void TestRefundSafety::youngPaymentWaitsForItsConfirmations()
     const RefundItem done = item(late.item).value();
     QCOMPARE(done.status, RefundStatus::Refunded);
     SD_CHECK(m_rt->mineUntilIncluded({done.payoutTxid}));
-    Atomic received = 0;
-    QVERIFY(QTest::qWaitFor([&] {
-        received = receivedBy(customer).value_or(0);
-        return received != 0;
-    }, 20000));
+    SD_TRY(Atomic received, m_rt->waitForCustomerPayment(customer.index));
     QCOMPARE(received, late.sent.amount - done.fee);
 }
 
@@ -299,7 +270,7 @@ void TestRefundSafety::timeLockedPaymentIsNotRefunded()
     QVERIFY2(refused.err.contains(QStringLiteral("the payment is time-locked until block %1").arg(unlockAt).toUtf8()),
              refused.err.constData());
     QCOMPARE(item(late.item)->status, RefundStatus::Pending);
-    SD_TRY(Atomic nothing, receivedBy(customer));
+    SD_TRY(Atomic nothing, m_rt->customerReceived(customer.index));
     QCOMPARE(nothing, Atomic(0));
     // Not refunded, but a person may still keep it (dismiss sends nothing).
     chaos::Run kept = settledesk({QStringLiteral("refunds"), QStringLiteral("dismiss"), QString::number(late.item),
@@ -398,11 +369,7 @@ void TestRefundSafety::rebuildOnlyOnceTheStoredTransactionCanNeverBeMined()
     QCOMPARE(done.status, RefundStatus::Refunded);
     QVERIFY(done.payoutTxid != stored.payoutTxid);
     SD_CHECK(m_rt->mineUntilIncluded({done.payoutTxid}));
-    Atomic received = 0;
-    QVERIFY(QTest::qWaitFor([&] {
-        received = receivedBy(customer).value_or(0);
-        return received != 0;
-    }, 20000));
+    SD_TRY(Atomic received, m_rt->waitForCustomerPayment(customer.index));
     QCOMPARE(received, late.sent.amount - done.fee);
     // The old transaction stays impossible.
     auto old = test::waitFor<QString>([&](auto d) { m_rt->merchant().relayTx(stored.builtTx, d); });
@@ -452,11 +419,7 @@ void TestRefundSafety::refundTogetherSendsOneTransaction()
     QCOMPARE(after[0].payoutTxid, after[1].payoutTxid); // one transaction
     const Atomic fee = after[0].fee + after[1].fee;
     SD_CHECK(m_rt->mineUntilIncluded({after[0].payoutTxid}));
-    Atomic received = 0;
-    QVERIFY(QTest::qWaitFor([&] {
-        received = receivedBy(customer).value_or(0);
-        return received != 0;
-    }, 20000));
+    SD_TRY(Atomic received, m_rt->waitForCustomerPayment(customer.index));
     QCOMPARE(received, XMR / 20 - fee); // the sum of both items minus one fee
     int audited = 0;
     const QList<AuditEntry> log = m_store->auditLog().value();
