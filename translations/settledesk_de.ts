@@ -912,13 +912,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+63"/>
-        <location line="+563"/>
+        <location filename="../ui/mainwindow.cpp" line="+64"/>
+        <location line="+568"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-540"/>
+        <location line="-545"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -929,12 +929,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+517"/>
+        <location line="+522"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-516"/>
+        <location line="-521"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1049,7 +1049,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+115"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1916,7 +1916,7 @@ Ausgang %2</translation>
         <translation>Zusammen mit den anderen Posten der Rechnung erstatten …</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>Record payout…</source>
         <translation>Auszahlung erfassen…</translation>
     </message>
@@ -1972,7 +1972,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+61"/>
+        <location filename="../ui/settingsdialog.cpp" line="+62"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2037,7 +2037,12 @@ Ausgang %2</translation>
         <translation>&amp;Speicher</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>empty: %1</source>
+        <translation>leer: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
@@ -2058,29 +2063,34 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+33"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-38"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-36"/>
+        <source>Settings are saved in %1.</source>
+        <translation>Die Einstellungen werden in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Accept %1</source>
         <translation>%1 annehmen</translation>
     </message>

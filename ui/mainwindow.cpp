@@ -32,6 +32,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QDir>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -310,9 +311,14 @@ void MainWindow::showPage(int page) { m_tabs->setCurrentIndex(page); }
 
 // ---- layout memory ----
 
+QString MainWindow::layoutFile()
+{
+    return QDir(Config::configDirectory()).filePath(QStringLiteral("dashboard.ini"));
+}
+
 void MainWindow::restoreLayout()
 {
-    QSettings s;
+    QSettings s(layoutFile(), QSettings::IniFormat);
     s.beginGroup(QStringLiteral("window"));
     if (s.contains(QStringLiteral("geometry")))
         restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
@@ -329,7 +335,7 @@ void MainWindow::restoreLayout()
 
 void MainWindow::saveLayout() const
 {
-    QSettings s;
+    QSettings s(layoutFile(), QSettings::IniFormat);
     s.beginGroup(QStringLiteral("window"));
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("state"), saveState());

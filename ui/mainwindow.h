@@ -55,6 +55,8 @@ public:
     const Config &config() const { return m_config; }
     // Applies a configuration's UI parts at once (notifications, currency, token contracts).
     void applyConfig(const Config &config);
+    // Where the window's layout (geometry, columns, page) is remembered: ~/.config/settledesk/dashboard.ini.
+    static QString layoutFile();
     // Forgets every invoice and refund item shown (the engine now reads another database).
     void clearData();
 

@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "storeurl.h"
+
 #include "asset.h"
 #include "decimal.h"
 
@@ -68,18 +70,16 @@ std::uint32_t Config::refundConfirmations(const QString &code) const
     return known ? known->defaultRefundConfirmations : std::numeric_limits<std::uint32_t>::max();
 }
 
-QString Config::defaultPath()
+QString Config::configDirectory()
 {
-    // ~/.config/settledesk/settledesk.ini (XDG_CONFIG_HOME respected).
+    // ~/.config/settledesk (XDG_CONFIG_HOME respected): the INI file and the dashboard's layout.
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
-        .filePath(QStringLiteral("settledesk/settledesk.ini"));
+        .filePath(QStringLiteral("settledesk"));
 }
 
-QString Config::defaultDatabaseUrl()
-{
-    return QStringLiteral("sqlite:") + QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                                           .filePath(QStringLiteral("settledesk.db"));
-}
+QString Config::defaultPath() { return QDir(configDirectory()).filePath(QStringLiteral("settledesk.ini")); }
+
+QString Config::defaultDatabaseUrl() { return QStringLiteral("sqlite:") + defaultDatabasePath(); }
 
 std::expected<Config, QString> Config::load(const QString &path)
 {
@@ -107,7 +107,7 @@ std::expected<Config, QString> Config::load(const QString &path)
 
     s.beginGroup(QStringLiteral("database"));
     config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
-    config.databasePasswordEnv = s.value(QStringLiteral("password_env")).toString().trimmed();
+    config.databasePasswordEnv = s.value(QStringLiteral("password_env"), config.databasePasswordEnv).toString().trimmed();
     s.endGroup();
 
     s.beginGroup(QStringLiteral("rates"));

@@ -53,8 +53,9 @@ struct RatesConfig
 struct Config
 {
     QString path;                    // the INI file read (may not exist)
-    QString databaseUrl;             // [database] url; default sqlite:<AppDataLocation>/settledesk.db
-    QString databasePasswordEnv;     // [database] password_env
+    QString databaseUrl;             // [database] url; default sqlite:~/.local/share/settledesk/settledesk.db
+    // [database] password_env: the environment variable holding the PostgreSQL password.
+    QString databasePasswordEnv = QStringLiteral("SETTLEDESK_DB_PASSWORD");
     QString fiatCurrency = QStringLiteral("USD"); // [general] fiat_currency
     QString operatorName;            // [general] operator (for the audit log); default: the login name
     bool notifications = true;       // [general] notifications
@@ -66,8 +67,9 @@ struct Config
     // refund_min_confirmations of an asset: its section's, else the asset's default (XMR 10, BTC 3, USDT 12).
     std::uint32_t refundConfirmations(const QString &code) const;
 
-    static QString defaultPath();
-    static QString defaultDatabaseUrl();
+    static QString configDirectory();    // ~/.config/settledesk: the INI file and the dashboard's layout
+    static QString defaultPath();        // ~/.config/settledesk/settledesk.ini
+    static QString defaultDatabaseUrl(); // sqlite: and defaultDatabasePath() (storeurl.h)
     // Reads `path` (or the default); missing keys take defaults; bad values are reported, not guessed.
     static std::expected<Config, QString> load(const QString &path = QString());
     // Writes everything except secrets.

@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "invoicerequest.h"
 #include "rateprovider.h"
 #include "store.h"
 #include "walletbackend.h"
@@ -20,21 +21,6 @@ class QNetworkAccessManager;
 class QTimer;
 
 namespace sd {
-
-struct CreateInvoiceRequest
-{
-    quint64 requestId = 0;
-    QString asset;
-    QString orderRef;
-    // Either a fiat price with a rate...
-    QString fiatAmount;
-    QString fiatCurrency;
-    QString rate;
-    // ...or a crypto amount (exact decimal in whole coins, e.g. "0.05").
-    QString cryptoAmount;
-    std::optional<Seconds> quoteWindow; // default: the asset's configuration
-    std::optional<Seconds> graceWindow;
-};
 
 // Creates the backend for an enabled asset, inside the engine thread. Tests may inject their own.
 using BackendFactory = std::function<WalletBackend *(const AssetConfig &, QNetworkAccessManager *, QObject *parent)>;

@@ -184,16 +184,17 @@ Migration version4()
     return m;
 }
 
-// Version 6: what the refund rules need. A deposit's Monero unlock_time (money is refunded only once no
+// Version 5 (assigned 6; 5 while main ends at 4, since versions are contiguous in landing order): what the
+// refund rules need. A deposit's Monero unlock_time (money is refunded only once no
 // time lock holds it); the refund item a deposit was applied from (applied late money counts for its invoice,
 // and stays counted when it is reorged out and back); the group of items refunded by one transaction; the
 // key images a built Monero refund spends (the proof, before a rebuild, that it can never be mined). Late
 // items applied before this version held their deposits as orphaned money: they are counted for their
 // invoices now, and the invoices' totals follow.
-Migration version6()
+Migration version5()
 {
     Migration m;
-    m.version = 6;
+    m.version = 5;
     m.description = QStringLiteral("refund rules: unlock times, applied deposits, refund groups, key images");
     m.common = {
         QStringLiteral("ALTER TABLE deposits ADD COLUMN unlock_time ${int} NOT NULL DEFAULT 0 CHECK (unlock_time >= 0)"),
@@ -249,7 +250,7 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version6()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
     return all;
 }
 

@@ -203,7 +203,7 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
 
     // One more completed poll so the cursor covers the last block; then the wallet and the database agree.
     const qsizetype pollMark = engine.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(engine.printedSince(pollMark, ": ok (height"), Wait);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.printedSince(pollMark, "poll completed"), Wait);
     engine.terminate();
     QVERIFY(engine.waitForFinished(20000));
     QCOMPARE(engine.exitCode(), 0);

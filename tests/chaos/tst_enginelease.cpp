@@ -269,7 +269,7 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
     QCOMPARE(holder(), QStringLiteral("sd-engine-a"));
     // Two more completed polls over the re-examined blocks: still nothing new, nothing twice.
     const qsizetype aMark2 = a.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(a.log().count(": ok (height") - a.log().left(aMark2).count(": ok (height") >= 2, Wait);
+    QTRY_VERIFY_WITH_TIMEOUT(a.log().count("poll completed") - a.log().left(aMark2).count("poll completed") >= 2, Wait);
     QVERIFY(checkExactlyOnce());
     qsizetype events1 = 0;
     for (const auto &[order, r] : inv)
@@ -287,7 +287,7 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
 
     // One more poll so the cursor covers the last block, then the wallet and the database agree.
     const qsizetype aMark3 = a.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(a.printedSince(aMark3, ": ok (height"), Wait);
+    QTRY_VERIFY_WITH_TIMEOUT(a.printedSince(aMark3, "poll completed"), Wait);
     a.terminate();
     QVERIFY(a.waitForFinished(20000));
     QCOMPARE(a.exitCode(), 0);

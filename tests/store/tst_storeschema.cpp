@@ -483,7 +483,7 @@ void TstStoreSchema::amountsUseTheFull64BitRange()
     QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
 }
 
-// Before version 6 applying a late item left its deposit orphaned and the invoice at 0 received. Migrating
+// Before the refund rules' migration applying a late item left its deposit orphaned and the invoice at 0 received. Migrating
 // counts the deposit for its invoice (applied from the item), and the invoice's totals follow.
 void TstStoreSchema::appliedLateMoneyMovesIntoItsInvoiceOnMigration()
 {
@@ -495,7 +495,7 @@ void TstStoreSchema::appliedLateMoneyMovesIntoItsInvoiceOnMigration()
         QSqlDatabase raw = db.raw(rawName);
         QVERIFY2(raw.isOpen(), qPrintable(raw.lastError().text()));
         SqlSession session(raw, dialect);
-        SD_TRY(migrated, migrate(session, T0, 4)); // a schema from before the refund rules of version 6
+        SD_TRY(migrated, migrate(session, T0, 4)); // a schema from before the refund rules' migration
         QCOMPARE(*migrated, 4);
         QSqlQuery q(raw);
         const auto exec = [&](const QString &sql, const QList<std::pair<QString, QVariant>> &binds) {

@@ -17,7 +17,6 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLocale>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -102,7 +101,7 @@ bool save(QWidget *w, const QString &dir, const QString &name)
 
 std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &demo)
 {
-    QSettings().clear(); // each shot starts from the default layout, in its own language
+    QFile::remove(MainWindow::layoutFile()); // each shot starts from the default layout, in its own language
     auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
     w->resize(1560, 880);
     w->handleStarted(QStringLiteral("SQLite /var/lib/settledesk/shop.db"));
@@ -134,7 +133,7 @@ int main(int argc, char *argv[])
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QCoreApplication::setOrganizationName(QStringLiteral("SettledeskScreenshots"));
     QStandardPaths::setTestModeEnabled(true); // never touch the user's remembered layout
-    QSettings().clear();                      // nor reuse the one a previous run left
+    QFile::remove(MainWindow::layoutFile());  // nor reuse the one a previous run left
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
     QDir().mkpath(out);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
