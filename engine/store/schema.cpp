@@ -185,12 +185,12 @@ Migration version4()
 }
 
 // Version 5 (assigned 6; 5 while main ends at 4, since versions are contiguous in landing order): what the
-// refund rules need. A deposit's Monero unlock_time (money is refunded only once no
-// time lock holds it); the refund item a deposit was applied from (applied late money counts for its invoice,
-// and stays counted when it is reorged out and back); the group of items refunded by one transaction; the
-// key images a built Monero refund spends (the proof, before a rebuild, that it can never be mined). Late
-// items applied before this version held their deposits as orphaned money: they are counted for their
-// invoices now, and the invoices' totals follow.
+// refund rules need. A deposit's Monero unlock_time (money is refunded only once no time lock holds it); the
+// refund item a deposit was applied from (applied late money counts for its invoice, and stays counted when
+// it is reorged out and back); the group of items refunded by one transaction; the key images a built Monero
+// refund spends (the proof, before a rebuild, that it can never be mined). Late items applied before this
+// version held their deposits as orphaned money: they are counted for their invoices now, and the invoices'
+// totals follow.
 Migration version5()
 {
     Migration m;
