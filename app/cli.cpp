@@ -8,6 +8,8 @@
 #include "refundcommand.h"
 #include "reportcommand.h"
 #include "addresscommand.h"
+#include "apihost.h"
+#include "apikeycommand.h"
 #include "store.h"
 
 #include <QCommandLineParser>
@@ -32,7 +34,7 @@ namespace sd {
 
 namespace {
 
-const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
+const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("api-keys"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
                               QStringLiteral("report"), QStringLiteral("reconcile")};
 // Options that take a value, so that a value is never mistaken for a command word.
 const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db"),       QStringLiteral("state"),
@@ -43,7 +45,7 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("from"),   QStringLiteral("to"),       QStringLiteral("format"),
                                   QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
                                   QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network"),
-                                  QStringLiteral("summary-interval")};
+                                  QStringLiteral("summary-interval"), QStringLiteral("label"), QStringLiteral("permission")};
 
 using cli::fail;
 using cli::out;
@@ -275,8 +277,21 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
     QString error;
     if (!host.start(&error))
         return fail(ExitUnreachable, error);
+    // The merchant API, when [api] listen is set: its own thread and store connection beside the engine.
+    std::unique_ptr<api::ApiHost> apiHost;
+    if (ctx.loaded.api.enabled()) {
+        apiHost = std::make_unique<api::ApiHost>(ctx.loaded);
+        quint16 port = 0;
+        if (!apiHost->start(host.engine(), &error, &port)) {
+            host.stop();
+            return fail(ExitUsage, error);
+        }
+        EngineLog::line(QStringLiteral("api listening on port %1, store %2").arg(port).arg(apiHost->server()->storeId()));
+    }
     EngineLog::line(QStringLiteral("engine running"));
     QCoreApplication::exec();
+    if (apiHost)
+        apiHost->stop();
     host.stop();
     EngineLog::line(QStringLiteral("engine stopped"));
     return ExitOk;
@@ -505,6 +520,7 @@ int usage()
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
                        "  refunds rebuild ID          rebuild a Monero refund whose transaction can never be mined\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
+                       "  api-keys create --label L --permission P... | list | revoke ID   merchant API keys\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
                        "  reconcile [--asset A]       wallet's incoming transfers against the database\n\n"
                        "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused,\n"
@@ -556,6 +572,8 @@ int runCli(const QStringList &given)
     }
     if (command == QLatin1String("addresses"))
         return runAddressCommand(arguments);
+    if (command == QLatin1String("api-keys"))
+        return runApiKeyCommand(arguments);
     if (command == QLatin1String("report"))
         return runReportCommand(arguments);
     if (command == QLatin1String("reconcile"))
