@@ -40,6 +40,10 @@ public:
     // A late item that fell into a gap of the engine's watch: "The engine was not running from T1 to T2: ...".
     static QString unwatchedNote(const RefundItem &item);
     static QIcon unwatchedIcon();
+    // "ready", "waiting for confirmations (3 of 10)", "time-locked until block 1234" / "until <date>".
+    static QString refundReadiness(const RefundReadiness &readiness);
+    // One asset's money categories for the refund queue's header ("XMR: held 0.06 · returned 0.01 ...").
+    static QString moneyLine(const AssetMoney &money);
     static QString healthName(BackendHealth health);
     static QIcon healthIcon(BackendHealth health);
     static QIcon assetIcon(const QString &asset);

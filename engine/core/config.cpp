@@ -71,6 +71,23 @@ AssetConfig *Config::asset(const QString &code)
     return const_cast<AssetConfig *>(std::as_const(*this).asset(code));
 }
 
+std::uint32_t AssetConfig::refundConfirmations() const
+{
+    if (refundMinConfirmations)
+        return *refundMinConfirmations;
+    const Asset *known = findAsset(asset.toStdString());
+    return known ? known->defaultRefundConfirmations : std::numeric_limits<std::uint32_t>::max();
+}
+
+std::uint32_t Config::refundConfirmations(const QString &code) const
+{
+    if (const AssetConfig *a = asset(code))
+        return a->refundConfirmations();
+    AssetConfig unconfigured;
+    unconfigured.asset = code;
+    return unconfigured.refundConfirmations();
+}
+
 QString Config::configDirectory()
 {
     // ~/.config/settledesk (XDG_CONFIG_HOME respected): the INI file and the dashboard's layout.
@@ -176,6 +193,12 @@ std::expected<Config, QString> Config::load(const QString &path)
                         readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
                         readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
                         readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+        quint32 refundConfirmations = known.defaultRefundConfirmations;
+        if (ok && s.contains(QStringLiteral("refund_min_confirmations"))) {
+            if (!readInt(s, QStringLiteral("refund_min_confirmations"), refundConfirmations, 0, 1000, error))
+                return std::unexpected(error);
+            a.refundMinConfirmations = refundConfirmations;
+        }
         if (!ok)
             return std::unexpected(error);
         if (s.contains(QStringLiteral("reorg_watch_s"))) {
@@ -252,12 +275,14 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
         s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
         s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
+        if (a.refundMinConfirmations)
+            s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
+        if (!a.daemonRpcUrl.isEmpty())
+            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
         if (!a.extra1.isEmpty())
             s.setValue(QStringLiteral("token_contract"), a.extra1);
         if (!a.extra2.isEmpty())
             s.setValue(a.asset == QLatin1String("BTC") ? QStringLiteral("cookie_file") : QStringLiteral("address_pool_file"), a.extra2);
-        if (!a.daemonRpcUrl.isEmpty())
-            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
         if (a.reorgWatchOverride)
             s.setValue(QStringLiteral("reorg_watch_s"), qint64(a.reorgWatchOverride->count()));
         if (a.startHeight)

@@ -28,6 +28,15 @@ struct AssetConfig
     int pollIntervalMs = 2000;       // poll_interval_ms
     int requestTimeoutMs = 10000;    // request_timeout_ms
     quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
+    // refund_min_confirmations: confirmations every deposit of a refund item needs before its money is handed
+    // back; unset: the asset's default (XMR 10, when Monero outputs become spendable; BTC 3; USDT 12). Read it
+    // through Config::refundConfirmations.
+    std::optional<quint32> refundMinConfirmations;
+    // daemon_rpc_url (Monero): the wallet's monerod RPC, e.g. http://127.0.0.1:18081. The poll asks it for chain
+    // facts (sync state, the tip's time and hash, whether a vanished transaction still exists; empty: the
+    // wallet URL's host on port 18081), and `refunds rebuild` whether a stored refund can still be mined
+    // (is_key_image_spent, get_transactions; empty: rebuild is unavailable).
+    QString daemonRpcUrl;
     QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
     // reorg_watch_s: how long an invoice whose in-time money was reversed stays open for it to come back;
     // default: reorg_depth block intervals of the asset (reorgWatch()).
@@ -35,9 +44,9 @@ struct AssetConfig
     // start_height: where the very first poll of a wallet (no cursor yet) begins; default: a lookback from the
     // tip (about a week of blocks), so no single answer carries a long history.
     std::optional<quint64> startHeight;
-    QString daemonRpcUrl;            // daemon_rpc_url (Monero): the wallet's monerod, for chain facts
 
     std::chrono::milliseconds reorgWatch() const;
+    std::uint32_t refundConfirmations() const; // refund_min_confirmations, else the asset's default
 };
 
 // [rates]: where the exchange rate for a new invoice comes from (engine/rates/rateprovider.h).
@@ -86,6 +95,8 @@ struct Config
 
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);
+    // refund_min_confirmations of an asset: its section's, else the asset's default (XMR 10, BTC 3, USDT 12).
+    std::uint32_t refundConfirmations(const QString &code) const;
 
     static QString configDirectory();    // ~/.config/settledesk: the INI file and the dashboard's layout
     static QString defaultPath();        // ~/.config/settledesk/settledesk.ini

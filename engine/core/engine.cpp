@@ -112,6 +112,7 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::WalletSnapshot>();
     qRegisterMetaType<std::optional<quint64>>();
     qRegisterMetaType<sd::RateQuote>();
+    qRegisterMetaType<QList<sd::AssetMoney>>();
 }
 
 void Engine::fetchRate(quint64 requestId, const QString &asset, const QString &fiat)
@@ -319,6 +320,8 @@ void Engine::loadRefunds(quint64 requestId)
     Q_EMIT refundsLoaded(requestId, *items);
     if (auto quarantined = d->store->quarantinedDeposits(QuarantineStatus::Pending))
         Q_EMIT quarantineChanged(*quarantined);
+    if (auto totals = d->store->moneyTotals({}))
+        Q_EMIT moneyTotalsChanged(*totals);
 }
 
 void Engine::pollNow()
@@ -511,7 +514,9 @@ void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
             refundsTouched = true;
         if (o.alert)
             Q_EMIT q->alert(o.message);
-        if (o.refundId && o.kind == RecordOutcome::RoutedToRefund) {
+        // Every arrival in the queue: late and unmatched money, and the items an invoice transition opens
+        // (overpaid, underpaid_expired).
+        if (o.refundId && o.queued) {
             if (auto item = store->refund(*o.refundId))
                 Q_EMIT q->refundQueued(*item);
         }
@@ -544,6 +549,9 @@ void Engine::Private::emitOpenRefunds()
         Q_EMIT q->refundsChanged(*pending + *refunding);
     if (auto quarantined = store->quarantinedDeposits(QuarantineStatus::Pending))
         Q_EMIT q->quarantineChanged(*quarantined);
+    // The queue's header figures, by the one definition of the categories (held, returned, kept...).
+    if (auto totals = store->moneyTotals({}))
+        Q_EMIT q->moneyTotalsChanged(*totals);
 }
 
 // Another process or machine may write: a cheap token check, then only the invoices updated since.

@@ -138,8 +138,9 @@ void WalletPoller::poll()
         return;
     }
     // Re-examine the last blocks on every poll so reorgs and confirmations are seen; enough of them to follow a
-    // deposit until it has the confirmations the asset requires.
-    const quint64 depth = std::max<quint64>(m_config.reorgDepth, quint64(m_config.minConfirmations) + 1);
+    // deposit until it has the confirmations the asset requires, for its invoice and for a refund.
+    const quint64 depth = std::max<quint64>({quint64(m_config.reorgDepth), quint64(m_config.minConfirmations) + 1,
+                                             quint64(m_config.refundConfirmations()) + 1});
     const quint64 cursorHeight = *cursor ? (*cursor)->height : 0;
     m_inflight = m_host.nextRequestId();
     m_inflightStartedAt = m_clock->now();

@@ -16,9 +16,9 @@ bool sameCode(std::string_view a, std::string_view b)
 
 AssetRegistry::AssetRegistry()
     : m_assets{
-          {"XMR", "Monero", 12, "piconero", 1, "monero", std::chrono::seconds(120)},
-          {"BTC", "Bitcoin", 8, "satoshi", 1, "bitcoin", std::chrono::seconds(600)},
-          {"USDT", "Tether USD (ERC-20)", 6, "micro-USDT", 12, "ethereum", std::chrono::seconds(12)},
+          {"XMR", "Monero", 12, "piconero", 1, "monero", std::chrono::seconds(120), 10},
+          {"BTC", "Bitcoin", 8, "satoshi", 1, "bitcoin", std::chrono::seconds(600), 3},
+          {"USDT", "Tether USD (ERC-20)", 6, "micro-USDT", 12, "ethereum", std::chrono::seconds(12), 12},
       }
 {
 }

@@ -72,6 +72,8 @@ struct Deposit
     std::uint32_t confirmations = 0;
     DepositStatus status = DepositStatus::Counted;
     std::optional<TimePoint> reversedAt = std::nullopt; // when it was last reversed (kept while it is Reversed)
+    // A person accepted it for its invoice (refunds apply): it counts whenever it was first seen.
+    bool accepted = false;
 };
 
 struct InvoiceTerms

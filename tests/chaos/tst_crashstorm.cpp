@@ -3,8 +3,9 @@
 // whose chain grows by several blocks with every poll (each payment seen in the pool first, mined a poll
 // later), and is SIGKILLed again and again: at random moments, and at the kill point between the commit of
 // what a poll recorded and the write of its cursor (the double, as the node, does not answer the question the
-// engine asks there about pool payments the wallet briefly stopped listing). It runs with reorg_depth = 0
-// and no confirmations, so a poll re-reads only the newest block: a cursor written before the deposits it
+// engine asks there about pool payments the wallet briefly stopped listing). It runs with reorg_depth = 0,
+// no confirmations and refund_min_confirmations = 0 (which deepens the re-read too), so a poll re-reads only
+// the newest block: a cursor written before the deposits it
 // vouches for are committed would skip them for good. After every kill the database is sound
 // (Store::verify()), holds only deposits the wallet reported, with their amounts, has reversed none, and its
 // cursor is no higher than the highest block whose deposits are recorded; after the last restart every
@@ -124,7 +125,7 @@ void TestCrashStorm::killedEngineCountsEveryDepositOnce()
     const QString ini = dir.filePath(QStringLiteral("settledesk.ini"));
     QVERIFY(chaos::writeFile(ini, QStringLiteral("[database]\nurl=%1\npassword_env=SD_STORM_DB_PASSWORD\n[xmr]\nwallet_rpc_url=%2\n"
                                                  "poll_interval_ms=100\nrequest_timeout_ms=5000\nmin_confirmations=0\n"
-                                                 "reorg_depth=0\ndaemon_rpc_url=%2\n")
+                                                 "reorg_depth=0\nrefund_min_confirmations=0\ndaemon_rpc_url=%2\n")
                                       .arg(db.url(), wallet.url().toString())));
     const QString backendId = QStringLiteral("xmr:") + wallet.url().toString();
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void inTimeMoneyReversedAfterTheBoundaryComesBack();
     void onlyTheClockCloses();
     void reversedAfterSettlementIsFlagged();
+    void acceptedDepositCountsAgainWhateverItsTime();
     void underpaidExpiredReversalToNothingIsExpired();
     void zeroAmountAndMismatchAreRejected();
     void unknownKeysAreRejected();
@@ -408,6 +409,30 @@ void TestInvoiceMachine::onlyTheClockCloses()
     // Late money is still refused, and the clock closes.
     QCOMPARE(apply(inv, DepositObserved{dep("d", 1, Hard + 1s)}, Hard + 9s).error().kind, RejectionKind::LateDeposit);
     QCOMPARE(tick(slow, Hard + 9s).state, InvoiceState::UnderpaidExpired);
+}
+
+// Late money a person applied to its invoice (accepted) that is reorged out and back counts again: the
+// decision stands, it is never late money a second time.
+void TestInvoiceMachine::acceptedDepositCountsAgainWhateverItsTime()
+{
+    Invoice inv = make();
+    Deposit late = dep("applied", Due, Hard + Seconds(60), 3);
+    late.accepted = true;
+    inv.state = InvoiceState::Settled; // settled by hand with it
+    inv.settledAt = Hard + Seconds(3600);
+    inv.deposits.push_back(late);
+    const Invoice gone = must(apply(inv, DepositReversed{late.key}, Hard + Seconds(7200)));
+    QCOMPARE(gone.received(), Atomic(0));
+    auto back = apply(gone, DepositObserved{dep("applied", Due, Hard + Seconds(60), 4)}, Hard + Seconds(9000));
+    QVERIFY2(back.has_value(), back ? "" : back.error().message.c_str());
+    QCOMPARE(back->change, Change::DepositReinstated);
+    QCOMPARE(back->invoice.received(), Due);
+    // Not accepted, the same money would be refused as late.
+    Invoice plain = gone;
+    plain.deposits.front().accepted = false;
+    auto refused = apply(plain, DepositObserved{dep("applied", Due, Hard + Seconds(60), 4)}, Hard + Seconds(9000));
+    QVERIFY(!refused.has_value());
+    QCOMPARE(refused.error().kind, RejectionKind::LateDeposit);
 }
 
 void TestInvoiceMachine::reversedAfterSettlementIsFlagged()
