@@ -1180,12 +1180,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+66"/>
-        <location line="+630"/>
+        <location line="+635"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-607"/>
+        <location line="-612"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1196,12 +1196,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+583"/>
+        <location line="+588"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-582"/>
+        <location line="-587"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1361,7 +1361,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+77"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -2125,7 +2125,7 @@ Ausgang %2</translation>
         <translation>%1 · vielleicht rechtzeitig</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+37"/>
         <source>Every payment this item holds is confirmed: it can be refunded.</source>
         <translation>Jede Zahlung dieses Postens ist bestätigt: Er kann erstattet werden.</translation>
     </message>
@@ -2183,7 +2183,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+30"/>
+        <location filename="../ui/refundspage.cpp" line="+38"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
@@ -2208,7 +2208,7 @@ Ausgang %2</translation>
         <translation>Auszahlung erfassen…</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+97"/>
         <source>1 deposit could not be recorded and waits for you to look at it:</source>
         <translation>1 Eingang konnte nicht verbucht werden und wartet darauf, dass Sie ihn prüfen:</translation>
     </message>
@@ -2233,12 +2233,12 @@ Ausgang %2</translation>
         <translation>Wenn Sie einen geprüft haben, verwerfen Sie ihn mit: settledesk refunds dismiss Q&lt;Nummer&gt; --reason TEXT</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-98"/>
         <source>Rebuild the refund…</source>
         <translation>Erstattung neu erstellen …</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+144"/>
         <source>1 refund approved for a manual payout: send it, then record its transaction (right click).</source>
         <translation>1 Rückzahlung zur manuellen Auszahlung freigegeben: senden, dann ihre Transaktion erfassen (Rechtsklick).</translation>
     </message>
