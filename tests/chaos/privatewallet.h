@@ -191,10 +191,10 @@ private:
     {
         QByteArray &buffer = m_buffers[socket];
         buffer += socket->readAll();
-        const std::optional<chaos::HttpRequest> request = chaos::takeHttpRequest(buffer);
-        if (!request)
+        const std::optional<chaos::HttpRequest> incoming = chaos::takeHttpRequest(buffer);
+        if (!incoming)
             return;
-        const QByteArray &body = request->body;
+        const QByteArray &body = incoming->body;
         const auto doc = parseJson(body);
         const QString method = doc && doc->find(u"method") ? doc->find(u"method")->toString() : QString();
         const QByteArray id = doc && doc->find(u"id") ? doc->find(u"id")->serialize() : QByteArray("0");
