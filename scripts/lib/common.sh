@@ -17,9 +17,11 @@ TEST_PACKAGES=(postgresql monero xvfb xauth poppler-utils  # xvfb-run needs xaut
     desktop-file-utils appstream systemd  # validators for the package test (desktop entry, metainfo, unit)
     python3 openssl)  # free_port; the PostgreSQL test cluster's throw-away TLS certificate
 TEST_PACKAGES+=(nodejs curl)  # bcoin (Bitcoin regtest node; npm comes with NodeSource nodejs, else bitcoin.sh installs it)
+TEST_PACKAGES+=(chromium zbar-tools)  # the checkout page in a real browser (puppeteer-core drives it); QR decoding
 # Programs the test scripts and tests run; scripts/check-packages requires a listed package to provide each.
 TEST_COMMANDS=(monerod monero-wallet-rpc initdb pg_ctl postgres psql openssl curl python3 node setsid timeout
-    pdftotext dpkg-deb dpkg-shlibdeps desktop-file-validate appstreamcli systemd-analyze xvfb-run)
+    pdftotext dpkg-deb dpkg-shlibdeps desktop-file-validate appstreamcli systemd-analyze xvfb-run
+    chromium zbarimg)
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {
