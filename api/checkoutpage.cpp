@@ -128,7 +128,7 @@ std::expected<CheckoutPage::Loaded, CheckoutPage::LoadError> CheckoutPage::load(
         return std::unexpected(LoadError::Unavailable);
     // Public ids are base58 of 16 random bytes; anything else (a sequential number, a guess) is no checkout.
     static const QString alphabet = QStringLiteral("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
-    if (id.size() < 20 || id.size() > 24 || std::any_of(id.begin(), id.end(), [](QChar c) { return !alphabet.contains(c); }))
+    if (id.isEmpty() || id.size() > 24 || std::any_of(id.begin(), id.end(), [](QChar c) { return !alphabet.contains(c); }))
         return std::unexpected(LoadError::NotFound);
     auto c = store->merchantApi()->checkout(id);
     if (!c)

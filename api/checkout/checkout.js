@@ -80,7 +80,7 @@
       case 'quote': {
         show('pay');
         $('pay-title').textContent = t('payTitle', { asset: s.assetName });
-        const partial = s.received !== '0' && s.received !== s.amount;
+        const partial = Number(s.received) > 0;
         $('partial-box').hidden = !partial;
         if (partial) {
           $('partial').textContent = t('partial', values);
@@ -95,7 +95,7 @@
         const qr = $('qr');
         if (s.qr && qr.getAttribute('src') !== s.qr) qr.setAttribute('src', s.qr);
         qr.alt = t('qrAlt', { uri: s.paymentUri });
-        announce(partial ? 'partial:' + s.received : 'quote', partial ? t('partial', values) : t('payWithin', { time: '' }).trim());
+        announce(partial ? 'partial:' + s.received : 'quote', partial ? t('partial', values) : t('payTitle', { asset: s.assetName }));
         break;
       }
       case 'grace':
@@ -188,7 +188,6 @@
       $('timer').classList.toggle('urgent', left <= 60000);
     } else if (p === 'grace') {
       $('outcome-text').textContent = t('verifyingText', { time: clock(s.graceEndsAt - now()) });
-      $('outcome-timer').textContent = clock(s.graceEndsAt - now());
     } else if (p === 'paid' && redirectAt && redirectAt !== Infinity) {
       const left = redirectAt - Date.now();
       if (left <= 0) {
@@ -213,12 +212,14 @@
   }
 
   function lost(yes) {
-    clearTimeout(lostTimer);
     if (!yes) {
-      $('notice').hidden = true;
+      clearTimeout(lostTimer);
+      lostTimer = 0;
+      if ($('notice').textContent === t('reconnecting')) $('notice').hidden = true;
       return;
     }
-    // A blip that reconnects at once is not worth a word.
+    // A blip that reconnects at once is not worth a word; each failed retry does not start the wait over.
+    if (lostTimer) return;
     lostTimer = setTimeout(() => {
       $('notice').textContent = t('reconnecting');
       $('notice').hidden = false;

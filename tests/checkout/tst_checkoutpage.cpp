@@ -185,7 +185,7 @@ void TestCheckoutPage::initTestCase()
 void TestCheckoutPage::cleanupTestCase()
 {
     m_browser.stop();
-    if (m_main.process) {
+    if (m_main.process && m_main.process->running()) {
         m_main.process->terminate();
         QVERIFY(m_main.process->waitForFinished(30000));
     }
@@ -425,7 +425,7 @@ void TestCheckoutPage::guessedIdsAndNoLeak()
                                           {QStringLiteral("metadata"), QJsonObject{{QStringLiteral("orderId"), QStringLiteral("SECRET-B")}}},
                                           {QStringLiteral("checkout"), QJsonObject{{QStringLiteral("expirationMinutes"), 15}}}});
     const QString idA = a.value(QStringLiteral("id")).toString(), idB = b.value(QStringLiteral("id")).toString();
-    QVERIFY(idA.size() >= 21 && idB.size() >= 21); // 16 random bytes in base58
+    QVERIFY(idA.size() >= 19 && idB.size() >= 19); // 16 random bytes in base58 (22 characters at most, rarely fewer)
     // Sequential numbers (the Settledesk invoice ids), guesses and near misses: 404, the same answer.
     QStringList guesses{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("100"),
                         QStringLiteral("11111111111111111111111"), idA.left(idA.size() - 1) + (idA.endsWith(u'z') ? u'y' : u'z'),
