@@ -210,7 +210,11 @@ void CustomerDisplay::render()
         m_partial->setText(tr("%1 of %2 %3 received: pay the remaining %4 %3")
                                .arg(DisplayText::amount(r.received, r.asset), DisplayText::amount(r.required, r.asset), r.asset,
                                     DisplayText::amount(due, r.asset)));
-        m_address->setText(QString::fromLatin1(r.address));
+        // In groups of four, as wallets show them: easier to compare by eye, and the label can wrap.
+        QString grouped;
+        for (qsizetype i = 0; i < r.address.size(); i += 4)
+            grouped += (i ? QStringLiteral(" ") : QString()) + QString::fromLatin1(r.address.mid(i, 4));
+        m_address->setText(grouped);
         // The QR code asks for what is still due; once paid in full there is nothing more to scan.
         if (isOpen(r.state)) {
             const QString uri = PaymentUri::build(r.asset, QString::fromLatin1(r.address), due,

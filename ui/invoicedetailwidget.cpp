@@ -142,12 +142,16 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     buttons->addWidget(m_copyAddress);
     buttons->addWidget(m_copyUri);
     buttons->addWidget(m_showQr);
+    buttons->addStretch(1);
+    layout->addLayout(buttons);
+    // On a row of its own: the panel is narrow, and this one is for the counter, not for copying.
+    auto *counter = new QHBoxLayout;
     m_showCustomer = new QPushButton(QIcon(QStringLiteral(":/icons/qr.svg")), tr("Show to customer"), page);
     m_showCustomer->setObjectName(QStringLiteral("showToCustomer"));
     m_showCustomer->setToolTip(tr("Follow this invoice on the customer display (settings: which screen)"));
-    buttons->addWidget(m_showCustomer);
-    buttons->addStretch(1);
-    layout->addLayout(buttons);
+    counter->addWidget(m_showCustomer);
+    counter->addStretch(1);
+    layout->addLayout(counter);
     connect(m_copyAddress, &QPushButton::clicked, this, &InvoiceDetailWidget::copyAddress);
     connect(m_copyUri, &QPushButton::clicked, this, &InvoiceDetailWidget::copyPaymentUri);
     connect(m_showCustomer, &QPushButton::clicked, this, [this] {

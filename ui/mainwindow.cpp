@@ -438,6 +438,8 @@ NewInvoiceDialog *MainWindow::openNewInvoice()
     return m_newInvoice;
 }
 
+CustomerDisplay *MainWindow::customerDisplay() const { return m_display; }
+
 CustomerDisplay *MainWindow::showToCustomer(qint64 invoiceId)
 {
     const int row = m_invoices->rowOf(invoiceId);

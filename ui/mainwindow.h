@@ -89,7 +89,7 @@ public Q_SLOTS:
     NewInvoiceDialog *openNewInvoice();
     // The customer display at the counter follows this invoice (opened on the configured screen).
     CustomerDisplay *showToCustomer(qint64 invoiceId);
-    CustomerDisplay *customerDisplay() const { return m_display; }
+    CustomerDisplay *customerDisplay() const;
     void openSettings();
     void showPage(int page);
 
