@@ -61,6 +61,33 @@ build_project() {
     grep -iE 'warning' "$out" | head -n 20 >&2 || true
 }
 
+# npm packages for the tests, installed into DIR (a folder of the build tree; never globally, no install
+# scripts run, so no browser or binary download): npm_install_local DIR TIMEOUT NAME@VERSION... Writes
+# DIR/package.json, tries twice, logs to DIR/npm-install.log. Returns non-zero when both tries failed.
+npm_install_local() {
+    local dir="$1" timeout_s="$2" deps="" spec attempt
+    shift 2
+    for spec in "$@"; do
+        deps+="${deps:+, }\"${spec%@*}\": \"${spec##*@}\""
+    done
+    command -v node >/dev/null || ensure_packages nodejs
+    command -v npm >/dev/null || ensure_packages npm
+    mkdir -p "$dir"
+    printf '{ "name": "settledesk-test-%s", "private": true, "dependencies": { %s } }\n' "$(basename "$dir")" "$deps" \
+        >"$dir/package.json"
+    for attempt in 1 2; do
+        log "npm install $* into $dir (attempt $attempt)"
+        if (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 timeout "$timeout_s" npm install --ignore-scripts --no-audit --no-fund \
+            --no-update-notifier --loglevel=error >"$dir/npm-install.log" 2>&1); then
+            return 0
+        fi
+        tail -n 20 "$dir/npm-install.log" >&2
+        rm -rf "$dir/node_modules" "$dir/package-lock.json"
+    done
+    log "error: npm install failed (log: $dir/npm-install.log)"
+    return 1
+}
+
 # A free TCP port on 127.0.0.1 (asks the kernel; racy only against other processes grabbing ports).
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
