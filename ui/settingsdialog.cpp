@@ -149,8 +149,9 @@ QWidget *SettingsDialog::buildGeneral()
     m_displayScreen->setObjectName(QStringLiteral("displayScreen"));
     m_displayScreen->addItem(tr("A window (no second screen)"), QString());
     for (QScreen *screen : QGuiApplication::screens())
-        m_displayScreen->addItem(tr("%1 (%2 × %3)").arg(screen->name()).arg(screen->size().width()).arg(screen->size().height()),
-                                 screen->name());
+        if (!screen->name().isEmpty()) // chosen by name: one without (some virtual platforms) cannot be
+            m_displayScreen->addItem(tr("%1 (%2 × %3)").arg(screen->name()).arg(screen->size().width()).arg(screen->size().height()),
+                                     screen->name());
     if (!m_original.display.screen.isEmpty() && m_displayScreen->findData(m_original.display.screen) < 0)
         m_displayScreen->addItem(tr("%1 (not connected)").arg(m_original.display.screen), m_original.display.screen);
     m_displayScreen->setCurrentIndex(std::max(0, m_displayScreen->findData(m_original.display.screen)));
