@@ -45,12 +45,6 @@ QString priceText(const QString &amount, const QString &currency)
     return amount;
 }
 
-bool hasLateMoney(const InvoiceRecord &r)
-{
-    return std::any_of(r.deposits.begin(), r.deposits.end(),
-                       [](const DepositRecord &d) { return d.deposit.status == DepositStatus::Orphaned; });
-}
-
 } // namespace
 
 QString remainingPaymentUri(const CheckoutRecord &c, const InvoiceRecord &r, const CheckoutPageContext &ctx)
@@ -84,7 +78,7 @@ JsonValue checkoutStatus(const CheckoutRecord &c, const std::optional<InvoiceRec
         case InvoiceState::Expired: status = QStringLiteral("expired"); break;
         }
         // Money after the hard boundary waits in the refund queue: the customer is told so, never "paid".
-        late = status == QLatin1String("expired") && hasLateMoney(*invoice);
+        late = status == QLatin1String("expired") && invoice->hasLateMoney();
     }
 
     JsonValue methods = JsonValue::array();

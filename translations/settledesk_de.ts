@@ -587,7 +587,7 @@
         <translation>Willkommen</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+136"/>
         <source>Thank you!</source>
         <translation>Vielen Dank!</translation>
     </message>
@@ -597,7 +597,7 @@
         <translation>Ihre Zahlung von %1 ist bestätigt.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+13"/>
         <source>This invoice has closed</source>
         <translation>Diese Rechnung ist geschlossen</translation>
     </message>
@@ -607,17 +607,27 @@
         <translation>Bitte senden Sie kein Geld mehr daran. Bitten Sie um eine neue Rechnung, wenn Sie noch bezahlen möchten.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-5"/>
         <source>Not paid in full</source>
         <translation>Nicht vollständig bezahlt</translation>
     </message>
     <message>
+        <location line="-3"/>
+        <source>Your payment arrived too late</source>
+        <translation>Ihre Zahlung kam zu spät an</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>It arrived after the window closed; we have been told and will settle it with you.</source>
+        <translation>Sie kam nach Ablauf der Frist an; wir wissen davon und klären das mit Ihnen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>The time ran out with %1 of %2 received. We will settle the difference with you.</source>
         <translation>Die Frist ist abgelaufen, als %1 von %2 eingegangen waren. Wir klären den Rest mit Ihnen.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+14"/>
         <source>Please pay</source>
         <translation>Bitte bezahlen Sie</translation>
     </message>
@@ -628,11 +638,16 @@
     </message>
     <message>
         <location line="+3"/>
+        <source>Price: %1</source>
+        <translation>Preis: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 of %2 %3 received: pay the remaining %4 %3</source>
         <translation>%1 von %2 %3 erhalten: Bitte zahlen Sie die restlichen %4 %3</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+11"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
@@ -859,7 +874,7 @@
         <translation>Den Zahlungs-QR-Code für den Kunden zeigen</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Show to customer</source>
         <translation>Dem Kunden zeigen</translation>
     </message>
@@ -1078,7 +1093,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+144"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="+145"/>
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
@@ -1221,12 +1236,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+67"/>
-        <location line="+646"/>
+        <location line="+648"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-623"/>
+        <location line="-625"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1237,12 +1252,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+599"/>
+        <location line="+601"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-598"/>
+        <location line="-600"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1372,7 +1387,7 @@ Ausgang %2</translation>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+83"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
@@ -2256,7 +2271,7 @@ Ausgang %2</translation>
         <translation>Ein Fenster (kein zweiter Bildschirm)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1 (%2 × %3)</source>
         <translation>%1 (%2 × %3)</translation>
     </message>

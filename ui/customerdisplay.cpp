@@ -81,6 +81,8 @@ CustomerDisplay::CustomerDisplay(Clock *clock, const QString &shopName, QWidget 
     mono.setBold(true);
     m_amount->setFont(mono);
     info->addWidget(m_amount);
+    m_price = label(inv, 1.4, false, QStringLiteral("displayPrice"));
+    info->addWidget(m_price);
     m_partial = label(inv, 1.4, false, QStringLiteral("displayPartial"));
     info->addWidget(m_partial);
     info->addSpacing(16);
@@ -149,6 +151,7 @@ void CustomerDisplay::follow(const InvoiceRow &row, const QString &tokenContract
     m_row = row;
     m_tokenContract = tokenContract;
     m_farewellSinceMs = 0;
+    m_farewellLate = false;
     render();
 }
 
@@ -164,6 +167,7 @@ void CustomerDisplay::clear()
 {
     m_row.reset();
     m_farewellSinceMs = 0;
+    m_farewellLate = false;
     setPage(Page::Idle);
 }
 
@@ -180,6 +184,7 @@ QString CustomerDisplay::statusText() const
 }
 QString CustomerDisplay::countdownText() const { return m_page == Page::Invoice ? m_countdown->text() : QString(); }
 QString CustomerDisplay::qrText() const { return m_page == Page::Invoice ? m_qr->text() : QString(); }
+QString CustomerDisplay::farewellText() const { return m_page == Page::ThankYou || m_page == Page::Closed ? m_doneText->text() : QString(); }
 
 void CustomerDisplay::render()
 {
@@ -193,19 +198,31 @@ void CustomerDisplay::render()
         m_doneText->setText(tr("Your payment of %1 is confirmed.").arg(DisplayText::amountWithUnit(r.received, r.asset)));
         break;
     case InvoiceState::Expired:
-        m_doneTitle->setText(tr("This invoice has closed"));
-        m_doneText->setText(tr("Please do not send money to it. Ask for a new invoice if you still want to pay."));
-        break;
     case InvoiceState::UnderpaidExpired:
-        m_doneTitle->setText(tr("Not paid in full"));
-        m_doneText->setText(tr("The time ran out with %1 of %2 received. We will settle the difference with you.")
-                                .arg(DisplayText::amount(r.received, r.asset), DisplayText::amountWithUnit(r.required, r.asset)));
+        if (r.lateMoney) {
+            // The honest word for money that came after the window: it is with the shop, to be settled.
+            m_doneTitle->setText(tr("Your payment arrived too late"));
+            m_doneText->setText(tr("It arrived after the window closed; we have been told and will settle it with you."));
+        } else if (r.state == InvoiceState::UnderpaidExpired) {
+            m_doneTitle->setText(tr("Not paid in full"));
+            m_doneText->setText(tr("The time ran out with %1 of %2 received. We will settle the difference with you.")
+                                    .arg(DisplayText::amount(r.received, r.asset), DisplayText::amountWithUnit(r.required, r.asset)));
+        } else {
+            m_doneTitle->setText(tr("This invoice has closed"));
+            m_doneText->setText(tr("Please do not send money to it. Ask for a new invoice if you still want to pay."));
+        }
+        // Late money seen while the closing message is up: the customer gets the full time to read the news.
+        if (r.lateMoney && !m_farewellLate)
+            m_farewellSinceMs = 0;
+        m_farewellLate = r.lateMoney;
         break;
     case InvoiceState::AwaitingPayment:
     case InvoiceState::PartiallyPaid:
     case InvoiceState::Confirming:
         m_title->setText(r.orderRef.isEmpty() ? tr("Please pay") : tr("Please pay · order %1").arg(r.orderRef));
         m_amount->setText(DisplayText::amountWithUnit(r.state == InvoiceState::Confirming ? r.required : due, r.asset));
+        m_price->setVisible(!r.fiatAmount.isEmpty());
+        m_price->setText(tr("Price: %1").arg(DisplayText::fiat(r.fiatAmount, r.fiatCurrency)));
         m_partial->setVisible(r.received > 0 && r.received < r.required);
         m_partial->setText(tr("%1 of %2 %3 received: pay the remaining %4 %3")
                                .arg(DisplayText::amount(r.received, r.asset), DisplayText::amount(r.required, r.asset), r.asset,

@@ -47,6 +47,7 @@ public:
     QString statusText() const;
     QString countdownText() const;
     QString qrText() const;
+    QString farewellText() const; // the line under "Thank you!" or the closing message
 
 public Q_SLOTS:
     void tick(); // the countdown, and the way back to idle
@@ -61,9 +62,10 @@ private:
     QString m_tokenContract;
     Page m_page = Page::Idle;
     qint64 m_farewellSinceMs = 0;
+    bool m_farewellLate = false; // the closing message was the one for money that came too late
     QStackedWidget *m_stack;
     QLabel *m_idleShop, *m_idleText;
-    QLabel *m_title, *m_amount, *m_partial, *m_address, *m_countdown, *m_status;
+    QLabel *m_title, *m_amount, *m_price, *m_partial, *m_address, *m_countdown, *m_status;
     QrCodeWidget *m_qr;
     QLabel *m_doneTitle, *m_doneText;
 };

@@ -10,6 +10,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <chrono>
 #include <expected>
 #include <memory>
@@ -68,6 +69,13 @@ struct InvoiceRecord
     QList<DepositRecord> deposits;       // every deposit linked to the invoice, orphaned ones included
     bool settledManually = false;        // settled by Store::applyRefundToInvoice, not by the state machine
     QDateTime updatedAt;                 // the `now` of the last write that touched it (see InvoiceFilter)
+
+    // Money arrived after the window closed: a deposit of it waits in the refund queue (never counted).
+    bool hasLateMoney() const
+    {
+        return std::any_of(deposits.begin(), deposits.end(),
+                           [](const DepositRecord &d) { return d.deposit.status == DepositStatus::Orphaned; });
+    }
 };
 
 struct NewInvoice

@@ -1,15 +1,20 @@
 // The customer display at the counter, offscreen, on a manual clock (no sleeping): it follows an invoice
 // from open through a partial payment (the remainder in big type and in the QR code), the grace window,
 // "payment detected" and confirmations to paid, says "Thank you", and goes back to idle on its own; a
-// closed invoice gets the closing message; snapshots of other invoices are ignored; the window opens on the
-// configured screen only when that is not the dashboard's.
+// closed invoice gets the closing message, and money that came too late the honest one; snapshots of
+// other invoices are ignored; the window opens full screen on the configured screen, and only when that
+// is not the dashboard's.
 #include "customerdisplay.h"
+#include "displaytext.h"
 #include "paymenturi.h"
 #include "qrcodewidget.h"
 #include "uifixture.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
+#include <QScreen>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sd;
@@ -24,6 +29,7 @@ private Q_SLOTS:
     void closedInvoiceGetsTheClosingMessage();
     void ignoresOtherInvoices();
     void opensAsAWindowWithoutASecondScreen();
+    void opensFullScreenOnTheCounterScreen();
 };
 
 void TestCustomerDisplay::followsAnInvoiceFromOpenToPaid()
@@ -41,6 +47,7 @@ void TestCustomerDisplay::followsAnInvoiceFromOpenToPaid()
     QCOMPARE(display.amountText(), QStringLiteral("0.05 XMR"));
     QCOMPARE(display.countdownText(), QStringLiteral("Pay within 15:00"));
     QCOMPARE(display.qrText(), PaymentUri::build(QStringLiteral("XMR"), r.address, 50'000'000'000, QStringLiteral("Order A-7")));
+    QCOMPARE(display.findChild<QLabel *>(QStringLiteral("displayPrice"))->text(), QStringLiteral("Price: %1").arg(DisplayText::fiat(QStringLiteral("50.00"), QStringLiteral("USD"))));
 
     // The dashboard's ticker drives it; the countdown reads the injected clock.
     clock.advance(61s);
@@ -97,7 +104,31 @@ void TestCustomerDisplay::closedInvoiceGetsTheClosingMessage()
     display.update(InvoiceRow::from(r));
     QCOMPARE(display.page(), CustomerDisplay::Page::Closed);
     QCOMPARE(display.statusText(), QStringLiteral("This invoice has closed"));
-    clock.advance(std::chrono::milliseconds(CustomerDisplay::FarewellMs));
+    QCOMPARE(display.farewellText(), QStringLiteral("Please do not send money to it. Ask for a new invoice if you still want to pay."));
+    clock.advance(10s);
+    display.tick();
+    QCOMPARE(display.page(), CustomerDisplay::Page::Closed);
+
+    // The customer's money shows up after the hard boundary: the store links it to the invoice, orphaned
+    // (the refund queue holds it). The display says so, never "do not send" to someone who already did.
+    DepositRecord late;
+    late.asset = r.asset;
+    late.deposit.key = {"late", "0/1"};
+    late.deposit.amount = 10'000'000'000;
+    late.deposit.effectiveAt = clock.now();
+    late.deposit.status = DepositStatus::Orphaned;
+    late.invoiceId = r.id;
+    late.address = r.address;
+    r.deposits.push_back(late);
+    display.update(InvoiceRow::from(r));
+    QCOMPARE(display.page(), CustomerDisplay::Page::Closed);
+    QCOMPARE(display.statusText(), QStringLiteral("Your payment arrived too late"));
+    QCOMPARE(display.farewellText(), QStringLiteral("It arrived after the window closed; we have been told and will settle it with you."));
+    // The news gets the full time on screen, counted from when it came (not from the closing).
+    clock.advance(std::chrono::milliseconds(CustomerDisplay::FarewellMs - 1));
+    display.tick();
+    QCOMPARE(display.page(), CustomerDisplay::Page::Closed);
+    clock.advance(1ms);
     display.tick();
     QCOMPARE(display.page(), CustomerDisplay::Page::Idle);
 }
@@ -125,9 +156,9 @@ void TestCustomerDisplay::opensAsAWindowWithoutASecondScreen()
     QWidget dashboard;
     dashboard.show();
     CustomerDisplay display(&clock);
-    // The offscreen platform has one screen: the dashboard's. Asked for it, or for a missing one, the
-    // display is a normal window, never full screen over the merchant's own screen.
-    display.present(QGuiApplication::primaryScreen()->name(), &dashboard);
+    // Asked for the dashboard's own screen, or for a missing one, the display is a normal window, never
+    // full screen over the merchant's own screen.
+    display.present(dashboard.screen()->name(), &dashboard);
     QVERIFY(display.isVisible());
     QVERIFY(!display.isFullScreen());
     display.present(QStringLiteral("no such screen"), &dashboard);
@@ -138,5 +169,38 @@ void TestCustomerDisplay::opensAsAWindowWithoutASecondScreen()
         QCOMPARE(CustomerDisplay::screenNamed(QGuiApplication::primaryScreen()->name()), QGuiApplication::primaryScreen());
 }
 
-QTEST_MAIN(TestCustomerDisplay)
+void TestCustomerDisplay::opensFullScreenOnTheCounterScreen()
+{
+    ManualClock clock(t0());
+    QScreen *counter = CustomerDisplay::screenNamed(QStringLiteral("Counter"));
+    QVERIFY2(counter, "main() gives the offscreen platform a second screen");
+    QWidget dashboard;
+    dashboard.setScreen(CustomerDisplay::screenNamed(QStringLiteral("Desk")));
+    dashboard.show();
+    CustomerDisplay display(&clock, QStringLiteral("Corner Café"));
+    display.present(QStringLiteral("Counter"), &dashboard);
+    QVERIFY(display.isFullScreen());
+    QCOMPARE(display.screen(), counter);
+    QTRY_COMPARE(display.geometry(), counter->geometry());
+    QCOMPARE(dashboard.screen()->name(), QStringLiteral("Desk")); // the merchant's screen stays the merchant's
+}
+
+// Two screens, as at a counter: the merchant's ("Desk") and the customer's ("Counter"). The offscreen
+// platform reads them from a configuration file named in QT_QPA_PLATFORM.
+int main(int argc, char **argv)
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("screens.json")));
+    if (!dir.isValid() || !config.open(QIODevice::WriteOnly))
+        return 2;
+    config.write(R"({"screens": [
+        {"name": "Desk", "x": 0, "y": 0, "width": 1280, "height": 800, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1},
+        {"name": "Counter", "x": 1280, "y": 0, "width": 1024, "height": 600, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+    config.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toLocal8Bit());
+    QApplication app(argc, argv);
+    QTEST_SET_MAIN_SOURCE_PATH
+    TestCustomerDisplay test;
+    return QTest::qExec(&test, argc, argv);
+}
 #include "tst_customerdisplay.moc"
