@@ -56,8 +56,10 @@ QByteArray QrMatrix::svg(const QString &title) const
         }
     }
     const QByteArray n = QByteArray::number(side);
-    QByteArray out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + n + ' ' + n +
-                     "\" shape-rendering=\"crispEdges\" role=\"img\"";
+    // One pixel per module as the intrinsic size: a page scales it by a whole number of (device) pixels
+    // per module, so every module is the same size on screen.
+    QByteArray out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + n + ' ' + n + "\" width=\"" + n +
+                     "\" height=\"" + n + "\" shape-rendering=\"crispEdges\" role=\"img\"";
     if (!title.isEmpty())
         out += " aria-label=\"" + xmlEscaped(title) + '"';
     out += '>';

@@ -22,7 +22,8 @@ public:
     bool dark(int x, int y) const { return m_dark[std::size_t(y) * std::size_t(m_width) + std::size_t(x)]; }
 
     // The code as a standalone SVG document: one path of whole-module squares on white, quiet zone
-    // included, crisp edges, no script and no style attribute (a strict Content-Security-Policy shows it).
+    // included, crisp edges, no script and no style attribute (a strict Content-Security-Policy shows it);
+    // its intrinsic size is one pixel per module (scale it by whole numbers).
     // `title` becomes the image's accessible name. Empty when the matrix is null.
     QByteArray svg(const QString &title = QString()) const;
 

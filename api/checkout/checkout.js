@@ -95,6 +95,7 @@
         const qr = $('qr');
         if (s.qr && qr.getAttribute('src') !== s.qr) qr.setAttribute('src', s.qr);
         qr.alt = t('qrAlt', { uri: s.paymentUri });
+        fitQr();
         announce(partial ? 'partial:' + s.received : 'quote', partial ? t('partial', values) : t('payTitle', { asset: s.assetName }));
         break;
       }
@@ -108,7 +109,7 @@
         break;
       case 'confirming':
         outcome('wait', t('detectedTitle'), t('confirmations', values), t('confirmationsHint'));
-        announce('confirming:' + s.confirmations, t('confirmations', values));
+        announce('confirming:' + s.confirmations, t('detectedLive', values));
         break;
       case 'paid':
         outcome('paid', t('paidTitle'), s.amount ? t('paidText', values) : t('paidMarked'));
@@ -173,6 +174,20 @@
     } finally {
       buttons.forEach((b) => { b.disabled = false; });
     }
+  }
+
+  // The QR code at a whole number of device pixels per module (its SVG is one pixel per module): every
+  // module the same size, as a camera reads best. At most 320 CSS px, and never wider than its box.
+  function fitQr() {
+    const qr = $('qr');
+    const side = qr.naturalWidth;
+    const room = qr.parentElement.clientWidth;
+    // Not loaded yet (the previous image's size would be used), or not on screen: its load or the next
+    // render does it.
+    if (!qr.complete || !qr.currentSrc.endsWith('/' + qr.getAttribute('src')) || !side || !room) return;
+    const dpr = window.devicePixelRatio || 1;
+    const module = Math.max(1, Math.floor(Math.min(320, room) * dpr / side));
+    qr.style.width = qr.style.height = (module * side / dpr) + 'px';
   }
 
   function tick() {
@@ -271,6 +286,8 @@
     setTimeout(() => { button.textContent = label; }, 2000);
   });
 
+  $('qr').addEventListener('load', fitQr);
+  window.addEventListener('resize', fitQr);
   accept(data.status);
   setInterval(tick, 250); // 4 Hz: the displayed second changes within a quarter second of the clock's
   connect();

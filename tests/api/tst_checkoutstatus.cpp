@@ -82,6 +82,7 @@ class TestCheckoutStatus : public QObject
 private Q_SLOTS:
     void chooseThenExpiredChoice();
     void openAndPartial();
+    void bitcoinAndTokenLinks();
     void confirmingAndPaid();
     void expiredLateAndUnderpaid();
     void marks();
@@ -133,6 +134,31 @@ void TestCheckoutStatus::openAndPartial()
     QCOMPARE(field(s, "due"), QStringLiteral("0.033333333334"));
     QVERIFY(field(s, "paymentUri").contains(QStringLiteral("tx_amount=0.033333333334&")));
     QCOMPARE(field(s, "qr"), c.id + QStringLiteral("/qr.svg?due=33333333334"));
+}
+
+void TestCheckoutStatus::bitcoinAndTokenLinks()
+{
+    // BIP 21 for bitcoin; EIP-681 for the token (the contract is the target, the amount in atomic units);
+    // without a configured contract the QR code holds the bare address, and the page shows no wallet link.
+    CheckoutRecord c = checkout({"BTC"});
+    InvoiceRecord r = invoice(30'770);
+    r.asset = QStringLiteral("BTC");
+    r.address = QStringLiteral("bcrt1qcustomeraddressxxxxxxxxxxxxxxxxxxxxxx");
+    JsonValue s = checkoutStatus(c, r, ctx());
+    QCOMPARE(field(s, "paymentUri"), QStringLiteral("bitcoin:%1?amount=0.0003077&message=Order%20A-1").arg(r.address));
+    QCOMPARE(field(s, "assetName"), QStringLiteral("Bitcoin"));
+    c = checkout({"USDT"});
+    r = invoice(20'000'000);
+    r.asset = QStringLiteral("USDT");
+    r.address = QStringLiteral("0x9a8f92a830a5cb89a3816e3d267cb7791c16b04d");
+    CheckoutPageContext withContract = ctx();
+    withContract.tokenContracts.insert(QStringLiteral("USDT"), QStringLiteral("0x5fbdb2315678afecb367f032d93f642f64180aa3"));
+    s = checkoutStatus(c, r, withContract);
+    QCOMPARE(field(s, "paymentUri"), QStringLiteral("ethereum:0x5fbdb2315678afecb367f032d93f642f64180aa3/transfer?"
+                                                    "address=0x9a8f92a830a5cb89a3816e3d267cb7791c16b04d&uint256=20000000"));
+    QCOMPARE(field(s, "amount"), QStringLiteral("20.0")); // the API's amount format (formatAmountTrimmed)
+    s = checkoutStatus(c, r, ctx());
+    QCOMPARE(field(s, "paymentUri"), r.address);
 }
 
 void TestCheckoutStatus::confirmingAndPaid()
@@ -270,6 +296,7 @@ void TestCheckoutStatus::qrSvgIsTheMatrix()
     const QByteArray svg = m.svg(uri);
     const int side = m.width() + 2 * ui::QrMatrix::QuietZone;
     QVERIFY(svg.startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + QByteArray::number(side)));
+    QVERIFY(svg.contains(" width=\"" + QByteArray::number(side) + "\" height=\"" + QByteArray::number(side) + '"'));
     QVERIFY(!svg.contains("style"));
     QVERIFY(!svg.contains("<script"));
     // The path's rectangles cover exactly the dark modules.
