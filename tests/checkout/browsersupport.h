@@ -93,6 +93,23 @@ public:
             c.insert(QStringLiteral("selector"), selector);
         return send(c).value(QStringLiteral("ok")).toBool();
     }
+    // Presses a key (as a keyboard user does); answers the id (or tag) of the element focused then.
+    QString press(const QString &key)
+    {
+        return send({{QStringLiteral("cmd"), QStringLiteral("press")}, {QStringLiteral("key"), key}}).value(QStringLiteral("focused")).toString();
+    }
+    QString clipboard() { return send({{QStringLiteral("cmd"), QStringLiteral("clipboard")}}).value(QStringLiteral("text")).toString(); }
+    // Visible text below WCAG AA contrast on its background, as "text: ratio" (empty when all is readable).
+    QStringList lowContrast()
+    {
+        const QJsonObject r = send({{QStringLiteral("cmd"), QStringLiteral("contrast")}});
+        if (!r.value(QStringLiteral("ok")).toBool())
+            return {QStringLiteral("contrast check failed: ") + r.value(QStringLiteral("error")).toString()};
+        QStringList out;
+        for (const QJsonValue &v : r.value(QStringLiteral("low")).toArray())
+            out << v.toString();
+        return out;
+    }
     QStringList errors()
     {
         QStringList out;

@@ -15,6 +15,9 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <cmath>
+#include <utility>
+
 using namespace sd;
 using namespace sd::apitest;
 using namespace sd::checkouttest;
@@ -62,6 +65,7 @@ private:
     quint32 m_account = 0;
     Engine m_main;
     Browser m_browser;
+    QStringList m_lowContrast;
 };
 
 QString TestCheckoutPage::writeIni(const QString &name, quint16 port, const QString &db, bool withDeadBtc)
@@ -146,6 +150,10 @@ QString TestCheckoutPage::shot(const QString &name, const QString &selector)
     const QString path = m_dir.filePath(name + QStringLiteral(".png"));
     if (!m_browser.screenshot(path, selector))
         return {};
+    // Every state the customer sees (each one screenshotted) is readable: cleanup() fails the case if not.
+    if (selector.isEmpty())
+        for (const QString &low : m_browser.lowContrast())
+            m_lowContrast << name + QStringLiteral(": ") + low;
     const QString keep = qEnvironmentVariable("SETTLEDESK_CHECKOUT_SCREENSHOTS");
     if (!keep.isEmpty() && selector.isEmpty()) {
         QDir().mkpath(keep);
@@ -158,6 +166,12 @@ QString TestCheckoutPage::shot(const QString &name, const QString &selector)
 // The QR code as the customer's phone camera would see it: a screenshot of the image, decoded by zbarimg.
 QString TestCheckoutPage::qrOnScreen()
 {
+    // The code the page asks for is loaded and laid out (whole pixels per module) before the "camera" looks.
+    const QString settled = QStringLiteral(
+        "(() => { const q = document.getElementById('qr'); const w = q.getBoundingClientRect().width;"
+        " return q.complete && q.currentSrc.includes('/qr.svg?') && q.naturalWidth > 0 && w > 0 && w % q.naturalWidth === 0; })()");
+    if (!QTest::qWaitFor([&] { return m_browser.eval(settled).toBool(); }, 10000))
+        return QStringLiteral("(the QR code did not load)");
     const QString png = shot(QStringLiteral("qr-%1").arg(QDateTime::currentMSecsSinceEpoch()), QStringLiteral("#qr"));
     const QStringList decoded = decodeQr(png);
     return decoded.size() == 1 ? decoded.first() : QString();
@@ -199,6 +213,8 @@ void TestCheckoutPage::cleanup()
     // request, no HTTP error of a subresource.
     const QStringList errors = m_browser.errors();
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join(u'\n')));
+    const QStringList low = std::exchange(m_lowContrast, {});
+    QVERIFY2(low.isEmpty(), qPrintable(QStringLiteral("below WCAG AA contrast:\n") + low.join(u'\n')));
 }
 
 void TestCheckoutPage::payOnAPhone()
@@ -247,7 +263,31 @@ void TestCheckoutPage::payOnAPhone()
     // A phone: nothing wider than the screen.
     QVERIFY(m_browser.eval(QStringLiteral("document.documentElement.scrollWidth <= window.innerWidth")).toBool());
     QVERIFY(m_browser.eval(QStringLiteral("document.getElementById('live').getAttribute('aria-live')")).toString() == QLatin1String("polite"));
+    // Every module of the QR code the same size on screen: a whole number of pixels each.
+    const int qrSide = m_browser.eval(QStringLiteral("document.getElementById('qr').naturalWidth")).toInt();
+    const double qrShown = m_browser.eval(QStringLiteral("document.getElementById('qr').getBoundingClientRect().width")).toDouble();
+    QVERIFY2(qrSide > 21 && qrShown >= 4 * qrSide && qrShown <= 320 && std::fmod(qrShown, qrSide) == 0,
+             qPrintable(QStringLiteral("%1 px for %2 modules").arg(qrShown).arg(qrSide)));
     QVERIFY(!shot(QStringLiteral("checkout-phone-open")).isEmpty());
+
+    // A keyboard: Tab reaches the copy buttons, the wallet link and the languages in reading order, and
+    // Enter on "Copy amount" puts exactly the amount on the clipboard.
+    QStringList order;
+    for (int i = 0; i < 5; ++i)
+        order << m_browser.press(QStringLiteral("Tab"));
+    QCOMPARE(order.mid(0, 4), (QStringList{QStringLiteral("copy-amount"), QStringLiteral("copy-address"), QStringLiteral("wallet"),
+                                           QStringLiteral("a")}));
+    QCOMPARE(m_browser.press(QStringLiteral("Shift+Tab")), QStringLiteral("a"));
+    for (int i = 0; i < 3 && m_browser.eval(QStringLiteral("document.activeElement.id")).toString() != QLatin1String("copy-amount"); ++i)
+        m_browser.press(QStringLiteral("Shift+Tab"));
+    QCOMPARE(m_browser.eval(QStringLiteral("document.activeElement.id")).toString(), QStringLiteral("copy-amount"));
+    m_browser.press(QStringLiteral("Enter"));
+    QVERIFY(m_browser.waitText(QStringLiteral("#copy-amount"), QStringLiteral("^Copied$"), 3000).value(QStringLiteral("ok")).toBool());
+    QCOMPARE(m_browser.clipboard(), QStringLiteral("0.0042"));
+    m_browser.press(QStringLiteral("Tab"));
+    m_browser.press(QStringLiteral("Enter"));
+    QVERIFY(m_browser.waitText(QStringLiteral("#copy-address"), QStringLiteral("^Copied$"), 3000).value(QStringLiteral("ok")).toBool());
+    QCOMPARE(m_browser.clipboard(), address);
 
     // The payment: "detected" without a reload, within 1 s of the status endpoint showing the commit.
     auto sent = m_regtest->transfer(address, 4'200'000'000ULL);
@@ -257,9 +297,12 @@ void TestCheckoutPage::payOnAPhone()
     QTRY_COMPARE_WITH_TIMEOUT(status(m_main, id).value(QStringLiteral("status")).toString(), QStringLiteral("confirming"), 60000);
     const qint64 committedAt = clock.elapsed();
     const QJsonObject detected = m_browser.waitText(QStringLiteral("#outcome-text"),
-                                                    QStringLiteral("^Payment detected, waiting for confirmations \\(0 of 1\\)$"), 5000);
+                                                    QStringLiteral("^Waiting for confirmations \\(0 of 1\\)$"), 5000);
     QVERIFY2(detected.value(QStringLiteral("ok")).toBool(), qPrintable(detected.value(QStringLiteral("error")).toString()));
     const qint64 shownAt = clock.elapsed();
+    QCOMPARE(m_browser.text(QStringLiteral("#outcome-title")), QStringLiteral("Payment detected"));
+    // A screen reader hears it as one sentence.
+    QCOMPARE(m_browser.text(QStringLiteral("#live")), QStringLiteral("Payment detected, waiting for confirmations (0 of 1)"));
     qInfo("detected: status endpoint after %lld ms, page %lld ms later", committedAt, shownAt - committedAt);
     QVERIFY2(shownAt - committedAt < 1000, qPrintable(QStringLiteral("%1 ms").arg(shownAt - committedAt)));
     QVERIFY(!shot(QStringLiteral("checkout-phone-detected")).isEmpty());
@@ -320,9 +363,13 @@ void TestCheckoutPage::graceThenExpiredThenLate()
 
 void TestCheckoutPage::partialRemainderSurvivesRestart()
 {
+    // Back to the shop by itself once paid (here: a page of the same server, the machine has no other).
+    const QString back = m_main.http.base + QStringLiteral("/api/v1/health");
     const QJsonObject inv = create(m_main, {{QStringLiteral("amount"), QStringLiteral("0.005")},
                                             {QStringLiteral("currency"), QStringLiteral("XMR")},
-                                            {QStringLiteral("checkout"), QJsonObject{{QStringLiteral("expirationMinutes"), 15}}}});
+                                            {QStringLiteral("checkout"), QJsonObject{{QStringLiteral("expirationMinutes"), 15},
+                                                                                     {QStringLiteral("redirectURL"), back},
+                                                                                     {QStringLiteral("redirectAutomatically"), true}}}});
     const QString id = inv.value(QStringLiteral("id")).toString();
     QVERIFY(m_browser.open(inv.value(QStringLiteral("checkoutLink")).toString(), 375, 812).value(QStringLiteral("ok")).toBool());
     const QString address = status(m_main, id).value(QStringLiteral("address")).toString();
@@ -350,6 +397,9 @@ void TestCheckoutPage::partialRemainderSurvivesRestart()
     auto mined = m_regtest->mineUntilIncluded({part->txid, rest->txid});
     QVERIFY2(mined, mined ? "" : qPrintable(mined.error()));
     QVERIFY(m_browser.waitText(QStringLiteral("#outcome-title"), QStringLiteral("^Paid$"), 60000).value(QStringLiteral("ok")).toBool());
+    QVERIFY(m_browser.waitText(QStringLiteral("#outcome-timer"), QStringLiteral("^Taking you back to Corner Café in [1-5] s…$"), 5000)
+                .value(QStringLiteral("ok")).toBool());
+    QTRY_COMPARE_WITH_TIMEOUT(m_browser.eval(QStringLiteral("location.href")).toString(), back, 15000);
     // The stream the browser lost while the engine was down is the only request that failed; cleanup()
     // checks the rest (the event stream is excluded there by browser.js).
 }
