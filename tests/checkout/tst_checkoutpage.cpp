@@ -72,40 +72,18 @@ QString TestCheckoutPage::writeIni(const QString &name, quint16 port, const QStr
 {
     const QString path = m_dir.filePath(name + QStringLiteral(".ini"));
     // quote_window / grace_window: 20 s each for invoices that do not ask otherwise (the grace case).
-    QString text = QStringLiteral("[database]\nurl=%1\npassword_env=SD_TEST_DB_PASSWORD\n"
-                                  "[rates]\nsource=manual\nmanual_xmr_usd=150.00\nmanual_btc_usd=65000\n"
-                                  "[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\nwallet_rpc_password_env=SD_TEST_XMR_PASSWORD\n"
-                                  "account_index=%4\npoll_interval_ms=300\nrequest_timeout_ms=20000\nmin_confirmations=1\n"
-                                  "quote_window=20\ngrace_window=20\n"
-                                  "[api]\nlisten=127.0.0.1:%5\nsecret_key_env=SD_TEST_API_SEALING\nstore_name=Corner Café\n"
-                                  "requests_per_minute=100000\ncheckout_requests_per_minute=100000\n")
-                       .arg(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser)
-                       .arg(m_account)
-                       .arg(port);
-    if (withDeadBtc)
-        text += QStringLiteral("[btc]\nwallet_rpc_url=http://127.0.0.1:1/wallet/none\nwallet_rpc_user=x\n");
-    chaos::writeFile(path, text);
+    chaos::writeFile(path, apiEngineIni(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser, m_account, port,
+                                        QStringLiteral("poll_interval_ms=300\nquote_window=20\ngrace_window=20\n"),
+                                        QStringLiteral("store_name=Corner Café\nrequests_per_minute=100000\n"
+                                                       "checkout_requests_per_minute=100000\n"),
+                                        withDeadBtc));
     return path;
 }
 
 bool TestCheckoutPage::startEngine(Engine &e, const QString &dbPassword)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), m_regtest->merchantPassword());
-    env.insert(QStringLiteral("SD_TEST_DB_PASSWORD"), dbPassword);
-    env.insert(QStringLiteral("SD_TEST_API_SEALING"), Sealing);
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg-data")));
-    env.remove(QStringLiteral("DISPLAY"));
-    e.process = std::make_unique<chaos::EngineProcess>(QStringLiteral(SETTLEDESK_BINARY), e.ini, env);
-    if (!e.process->start())
-        return false;
-    const QByteArray ready = "api listening on port " + QByteArray::number(e.port);
-    if (!QTest::qWaitFor([&] { return e.process->printedSince(0, ready) || !e.process->running(); }, 60000) || !e.process->running()) {
-        qWarning("engine: %s", e.process->log().constData());
-        return false;
-    }
-    return true;
+    return startApiEngine(e.process, QStringLiteral(SETTLEDESK_BINARY), e.ini, e.port, m_regtest->merchantPassword(), dbPassword,
+                          Sealing, QDir(m_dir.path()));
 }
 
 bool TestCheckoutPage::setUp(Engine &e, const QString &name, const QString &db, const QString &dbPassword, bool withDeadBtc)
