@@ -13,6 +13,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QTcpServer>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -128,6 +129,13 @@ void TestCheckoutLoad::burstDoesNotSlowPolling()
     engine->moveToThread(&engineThread);
     connect(&engineThread, &QThread::finished, engine, &QObject::deleteLater);
     engineThread.start();
+    // On every way out (a failed check too) the engine stops before its thread goes out of scope; the API
+    // host, declared later, stops first.
+    const auto stopEngine = qScopeGuard([&] {
+        QMetaObject::invokeMethod(engine, &Engine::stop, Qt::BlockingQueuedConnection);
+        engineThread.quit();
+        engineThread.wait();
+    });
     QSignalSpy started(engine, &Engine::started);
     QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
     QVERIFY(started.wait(30000));
@@ -215,15 +223,15 @@ void TestCheckoutLoad::burstDoesNotSlowPolling()
     qInfo("engine polls every 50 ms: longest gap %lld ms in 3 s without load, %lld ms across the burst", quietGap, burstGap);
     QCOMPARE(other, 0);
     QVERIFY(limited > 0);
-    QVERIFY2(ok <= 130, qPrintable(QString::number(ok))); // the page's burst budget (120) and what refilled meanwhile
+    // The page's burst budget (120) and what refilled while the burst lasted (10 a second): a loaded machine
+    // takes longer over the burst, and more is answered.
+    const int budget = 120 + int((burstTo - burstFrom + 999) / 1000) * 10 + 1;
+    QVERIFY2(ok <= budget, qPrintable(QStringLiteral("%1 answered, budget %2").arg(ok).arg(budget)));
     // The engine kept its pace: across the burst no gap between polls exceeds the longest it had without
     // load by more than 150 ms (an engine held up for the burst's ~250 ms would exceed it).
     QVERIFY2(burstGap <= quietGap + 150, qPrintable(QStringLiteral("%1 ms (without load %2 ms)").arg(burstGap).arg(quietGap)));
 
     host.stop();
-    QMetaObject::invokeMethod(engine, &Engine::stop, Qt::BlockingQueuedConnection);
-    engineThread.quit();
-    engineThread.wait();
 }
 
 QTEST_GUILESS_MAIN(TestCheckoutLoad)
