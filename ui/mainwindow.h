@@ -35,6 +35,7 @@ class InvoiceDetailWidget;
 class InvoiceFilterProxyModel;
 class InvoiceTableModel;
 class InvoicesPage;
+class CustomerDisplay;
 class NewInvoiceDialog;
 class Notifier;
 class OverviewWidget;
@@ -86,6 +87,9 @@ public:
 
 public Q_SLOTS:
     NewInvoiceDialog *openNewInvoice();
+    // The customer display at the counter follows this invoice (opened on the configured screen).
+    CustomerDisplay *showToCustomer(qint64 invoiceId);
+    CustomerDisplay *customerDisplay() const;
     void openSettings();
     void showPage(int page);
 
@@ -168,6 +172,7 @@ private:
     QTimer *m_webhooksTimer;
     QPointer<ApiKeysDialog> m_apiKeys;
     QPointer<NewInvoiceDialog> m_newInvoice;
+    QPointer<CustomerDisplay> m_display;
     QWidget *m_alertBar;
     QLabel *m_alertLabel;
     HealthIndicator *m_database;
