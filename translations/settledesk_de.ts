@@ -1308,12 +1308,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+67"/>
-        <location line="+657"/>
+        <location line="+662"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-634"/>
+        <location line="-639"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1324,12 +1324,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+610"/>
+        <location line="+615"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-609"/>
+        <location line="-614"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1489,7 +1489,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+82"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
