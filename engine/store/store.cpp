@@ -1,5 +1,7 @@
 #include "store.h"
 
+#include "asset.h"
+#include "decimal.h"
 #include "schema.h"
 #include "sqlstore.h"
 #include "storeurl.h"
@@ -45,6 +47,17 @@ std::optional<RefundStatus> parseRefundStatus(std::string_view text)
         if (n == text)
             return s;
     return std::nullopt;
+}
+
+quint64 fiatValueMicros(const QString &fiatAmount, const QString &rate, Atomic required, const QString &asset)
+{
+    if (!fiatAmount.isEmpty())
+        return parseAmount(fiatAmount.toStdString(), 6).value_or(0);
+    const Asset *a = findAsset(asset.toStdString());
+    auto parsedRate = Decimal::parse(rate.toStdString());
+    if (!a || rate.isEmpty() || !parsedRate)
+        return 0;
+    return parseAmount(atomicToFiat(required, *parsedRate, a->decimals, 6), 6).value_or(0);
 }
 
 int Store::latestSchemaVersion() { return latestVersion(); }
