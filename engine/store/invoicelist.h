@@ -11,6 +11,7 @@
 #include <QMap>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <algorithm>
 #include <cstdint>
@@ -30,6 +31,29 @@ namespace sd {
 inline constexpr int SearchCap = 10'000;
 inline constexpr int SearchContainsFrom = 3;
 inline constexpr int SearchPrefixFrom = 4;
+
+// The same rules applied to one invoice (a change pushed to a dashboard whose list is searched); the store's
+// SQL is tested against it (tst_storequery).
+inline bool searchMatches(const QString &search, qint64 id, const QString &orderRef, const QString &address,
+                          const QStringList &txids)
+{
+    const QString s = search.trimmed();
+    if (s.isEmpty())
+        return true;
+    const QString digits = s.startsWith(u'#') ? s.mid(1) : s;
+    bool number = !digits.isEmpty() && digits.size() <= 18;
+    for (QChar c : digits)
+        number = number && c >= u'0' && c <= u'9';
+    if (number && digits.toLongLong() == id)
+        return true;
+    if (s.size() >= SearchContainsFrom ? orderRef.contains(s, Qt::CaseInsensitive) : orderRef == s)
+        return true;
+    if (s.size() < SearchPrefixFrom)
+        return false;
+    if (address.startsWith(s, Qt::CaseInsensitive))
+        return true;
+    return std::any_of(txids.begin(), txids.end(), [&](const QString &t) { return t.startsWith(s, Qt::CaseInsensitive); });
+}
 
 // The orders the list can take; each is served by an index (schema v8), so a page costs the same at any
 // history size. Ties are broken by the invoice id in the same direction.
@@ -137,10 +161,18 @@ struct InvoiceStats
     // Median seconds from creation to settlement per bucket, from a histogram of whole seconds below 10
     // minutes, 10 s classes below an hour, minutes below a day, hours beyond (a class's middle).
     QMap<QDate, qint64> medianSeconds;
-    // The refund queue by local day or week: items queued and items that left it (decided) in each bucket.
+    // The refund queue by local day or week, for the buckets in which it changed: items queued, items that
+    // left it (decided), and the largest size it had.
+    struct RefundBucket
+    {
+        int queued = 0;
+        int left = 0;
+        int peak = 0;
+        friend bool operator==(const RefundBucket &, const RefundBucket &) = default;
+    };
     bool refundWeekly = false;
-    QDate refundFrom;                          // the first bucket (the last 7 days at least)
-    QMap<QDate, QPair<int, int>> refundFlow;   // bucket start -> (queued, left)
+    QDate refundFrom;                     // the first bucket (the last 7 days at least)
+    QMap<QDate, RefundBucket> refundFlow; // bucket start -> what happened in it
     int pendingRefunds = 0;
 };
 

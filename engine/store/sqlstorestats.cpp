@@ -1,5 +1,5 @@
 // The overview's figures as SQL aggregates: invoices per state, settled volume and the median time to
-// settle per local day or week, the refund queue's flow. Nothing is read row by row, so the cost follows
+// settle per local day or week, the refund queue's flow and peak size. Nothing is read row by row, so the cost follows
 // the indexes (invoices_state_created, the partial invoices_settled), not memory.
 #include "sqlstore.h"
 
@@ -146,18 +146,20 @@ StoreResult<InvoiceStats> SqlStore::invoiceStats(const InvoiceStatsRequest &req)
             from = std::min(from, (*refundRange)->value(0).toLongLong());
         const Buckets rb = Buckets::make(zone, from, std::max(from, req.nowMs), req.nowMs - from > req.dailyUpToMs);
         out.refundWeekly = rb.weekly;
-        auto queued = m_session.select(
-            QStringLiteral("SELECT %1 AS b, count(*) FROM refund_items GROUP BY b").arg(rb.of(QStringLiteral("created_at"))));
-        auto left = queued ? m_session.select(QStringLiteral("SELECT %1 AS b, count(*) FROM refund_items WHERE status <> 'pending'"
-                                                             " GROUP BY b")
-                                                  .arg(rb.of(QStringLiteral("updated_at"))))
-                           : queued;
-        if (!left)
-            return std::unexpected(left.error());
-        for (const QSqlRecord &row : *queued)
-            out.refundFlow[rb.start(row.value(0).toLongLong())].first += int(row.value(1).toLongLong());
-        for (const QSqlRecord &row : *left)
-            out.refundFlow[rb.start(row.value(0).toLongLong())].second += int(row.value(1).toLongLong());
+        // Every item is +1 when queued and -1 when decided (at its last update); at equal times leaving comes
+        // first, so a size never overshoots. The running sum is the queue's size after each event.
+        auto flow = m_session.select(
+            QStringLiteral("WITH e AS (SELECT created_at AS t, 1 AS d FROM refund_items"
+                           " UNION ALL SELECT updated_at AS t, -1 AS d FROM refund_items WHERE status <> 'pending'),"
+                           " r AS (SELECT t, d, sum(d) OVER (ORDER BY t, d ROWS UNBOUNDED PRECEDING) AS size FROM e)"
+                           " SELECT %1 AS b, sum(CASE WHEN d > 0 THEN 1 ELSE 0 END), sum(CASE WHEN d < 0 THEN 1 ELSE 0 END),"
+                           " max(size) FROM r GROUP BY b")
+                .arg(rb.of(QStringLiteral("t"))));
+        if (!flow)
+            return std::unexpected(flow.error());
+        for (const QSqlRecord &row : *flow)
+            out.refundFlow[rb.start(row.value(0).toLongLong())] = InvoiceStats::RefundBucket{
+                int(row.value(1).toLongLong()), int(row.value(2).toLongLong()), int(row.value(3).toLongLong())};
         out.refundFrom = rb.start(Buckets::number(zone, from, rb.weekly));
         return out;
     });

@@ -231,6 +231,11 @@ void TstStoreQuery::filtersAndCounts()
             QVERIFY(!count->capped);
         }
     }
+    // The fiat value of a price: exact, or the amount due at the rate for one priced in crypto.
+    QCOMPARE(fiatValueMicros(QStringLiteral("0.10"), QString(), 0, QStringLiteral("XMR")), quint64(100'000));
+    QCOMPARE(fiatValueMicros(QString(), QStringLiteral("162.50"), 50'000'000'000ULL, QStringLiteral("XMR")), quint64(8'125'000));
+    QCOMPARE(fiatValueMicros(QString(), QString(), 50'000'000'000ULL, QStringLiteral("XMR")), quint64(0));
+    QCOMPARE(fiatValueMicros(QStringLiteral("not a number"), QString(), 0, QStringLiteral("XMR")), quint64(0));
     // The asset code in any letter case.
     InvoiceQuery q;
     q.asset = QStringLiteral("btc");
@@ -499,10 +504,16 @@ void TstStoreQuery::statsByWeekAndRefundFlow()
     QVERIFY(!stats->refundWeekly);
     QCOMPARE(stats->refundFrom, QDate(2026, 3, 29));
     QCOMPARE(stats->pendingRefunds, 1);
-    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 1)), qMakePair(1, 0));
-    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 2)), qMakePair(1, 0));
-    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 3)), qMakePair(0, 1));
+    using B = InvoiceStats::RefundBucket;
+    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 1)), (B{1, 0, 1}));
+    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 2)), (B{1, 0, 2}));
+    QCOMPARE(stats->refundFlow.value(QDate(2026, 4, 3)), (B{0, 1, 1}));
     QCOMPARE(stats->refundFlow.size(), 3);
+    // In and out on one day: the day's peak shows it, its end does not.
+    SD_TRY(r3, m_store->recordObservation(observation(QStringLiteral("nobody-3"), "stray-3", 5, utc(4, 4, 8, 0)), utc(4, 4, 8, 0)));
+    SD_TRY(gone, m_store->advanceRefund(*r3->refundId, RefundStatus::Dismissed, note, QStringLiteral("op"), utc(4, 4, 17, 0)));
+    SD_TRY(again, m_store->invoiceStats(request));
+    QCOMPARE(again->refundFlow.value(QDate(2026, 4, 4)), (B{1, 1, 2}));
 }
 
 QTEST_GUILESS_MAIN(TstStoreQuery)
