@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "refundflow.h"
 #include "refundspage.h"
+#include "statsservice.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -18,6 +19,7 @@ DashboardController::DashboardController(MainWindow *window, const Config &confi
 {
     Engine::registerMetaTypes();
     RefundService::registerMetaTypes();
+    StatsService::registerMetaTypes();
     window->setConfigSaver([](const Config &c) { return c.save(); });
     connect(window, &MainWindow::configChanged, this, &DashboardController::applyConfig);
 
@@ -55,7 +57,8 @@ void DashboardController::start()
     const auto q = Qt::QueuedConnection;
     // Window -> engine: requests, executed in the engine's thread in the order they were sent.
     m_connections << connect(w, &MainWindow::createInvoiceRequested, engine, &Engine::createInvoice, q)
-                  << connect(w, &MainWindow::invoicesRequested, engine, &Engine::loadInvoices, q)
+                  << connect(w, &MainWindow::invoicePageRequested, engine, &Engine::queryInvoices, q)
+                  << connect(w, &MainWindow::invoiceCountRequested, engine, &Engine::countInvoices, q)
                   << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
                   << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
@@ -63,7 +66,8 @@ void DashboardController::start()
     // Engine -> window: value snapshots, handled in the GUI thread.
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
-                  << connect(engine, &Engine::invoicesLoaded, w, &MainWindow::handleInvoicesLoaded, q)
+                  << connect(engine, &Engine::invoicePageLoaded, w, &MainWindow::handleInvoicePageLoaded, q)
+                  << connect(engine, &Engine::invoicesCounted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(engine, &Engine::invoiceLoaded, w, &MainWindow::handleInvoiceLoaded, q)
                   << connect(engine, &Engine::loadFailed, w, &MainWindow::handleLoadFailed, q)
                   << connect(engine, &Engine::refundsLoaded, w, &MainWindow::handleRefundsLoaded, q)
@@ -102,6 +106,17 @@ void DashboardController::start()
                   << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();
+
+    // The overview's aggregates: a thread and a store connection of their own (StatsService).
+    m_statsThread = new QThread(this);
+    m_statsThread->setObjectName(QStringLiteral("settledesk-stats"));
+    auto *stats = new StatsService(m_config);
+    stats->moveToThread(m_statsThread);
+    connect(m_statsThread, &QThread::finished, stats, &QObject::deleteLater);
+    m_connections << connect(w, &MainWindow::statsRequested, stats, &StatsService::compute, q)
+                  << connect(stats, &StatsService::computed, w, &MainWindow::handleStats, q)
+                  << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
+    m_statsThread->start();
 }
 
 void DashboardController::stop()
@@ -118,6 +133,13 @@ void DashboardController::stop()
         delete m_refundThread;
         m_refundThread = nullptr;
         m_refundService = nullptr;
+    }
+    if (m_statsThread) {
+        // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
+        m_statsThread->quit();
+        m_statsThread->wait();
+        delete m_statsThread;
+        m_statsThread = nullptr;
     }
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);

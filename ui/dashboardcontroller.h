@@ -57,6 +57,7 @@ private:
     RefundFlow *m_refundFlow = nullptr;
     QThread *m_refundThread = nullptr;
     QPointer<RefundService> m_refundService;
+    QThread *m_statsThread = nullptr; // StatsService: the overview's aggregates
 };
 
 // The dashboard as the `settledesk` executable runs it: the window, the engine thread, the event loop.

@@ -1,12 +1,11 @@
 #include "invoicetablemodel.h"
 
-#include "asset.h"
-#include "decimal.h"
 #include "displaytext.h"
 
 #include <QBrush>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QTimer>
 
 #include <algorithm>
 #include <limits>
@@ -15,104 +14,19 @@ namespace sd::ui {
 
 namespace {
 
-qint64 ms(TimePoint t) { return t.time_since_epoch().count(); }
-
-// The price in millionths of the fiat unit, exactly, for sorting and the volume chart; 0 when unknown.
-quint64 fiatMicrosOf(const InvoiceRecord &r)
-{
-    if (!r.fiatAmount.isEmpty()) {
-        if (auto v = parseAmount(r.fiatAmount.toStdString(), 6))
-            return *v;
-        return 0;
-    }
-    const Asset *a = findAsset(r.asset.toStdString());
-    auto rate = Decimal::parse(r.rate.toStdString());
-    if (!a || r.rate.isEmpty() || !rate)
-        return 0;
-    return parseAmount(atomicToFiat(r.invoice.terms.required, *rate, a->decimals, 6), 6).value_or(0);
-}
+constexpr int RecountDelayMs = 1500;
+constexpr int RetryDelayMs = 5000;
 
 bool isOpen(InvoiceState s) { return s == InvoiceState::AwaitingPayment || s == InvoiceState::PartiallyPaid; }
 
 } // namespace
 
-InvoiceRow InvoiceRow::from(const InvoiceRecord &record)
-{
-    InvoiceRow r;
-    r.id = record.id;
-    r.orderRef = record.orderRef;
-    r.asset = record.asset;
-    r.fiatAmount = record.fiatAmount;
-    r.fiatCurrency = record.fiatCurrency;
-    r.rate = record.rate;
-    r.address = record.address.toLatin1();
-    const Invoice &inv = record.invoice;
-    r.required = inv.terms.required;
-    r.received = inv.received();
-    r.tolerance = inv.terms.tolerance;
-    r.createdMs = ms(inv.terms.createdAt);
-    r.quoteEndsMs = ms(inv.terms.quoteExpiresAt);
-    r.graceEndsMs = ms(inv.terms.graceExpiresAt);
-    r.settledMs = inv.settledAt ? ms(*inv.settledAt) : 0;
-    r.closedMs = inv.closedAt ? ms(*inv.closedAt) : 0;
-    r.fiatMicros = fiatMicrosOf(record);
-    r.minConfirmations = inv.terms.minConfirmations;
-    r.state = inv.state;
-    std::uint32_t fewest = std::numeric_limits<std::uint32_t>::max();
-    bool any = false;
-    for (const Deposit &d : inv.deposits) {
-        if (d.status != DepositStatus::Counted)
-            continue;
-        fewest = std::min(fewest, d.confirmations);
-        any = true;
-    }
-    r.confirmations = any ? fewest : 0;
-    // Deposits linked to the invoice (orphaned ones too) are searchable by txid.
-    QByteArray txids;
-    for (const DepositRecord &d : record.deposits) {
-        if (!txids.isEmpty())
-            txids += '\n';
-        txids += QByteArray::fromStdString(d.deposit.key.txid);
-    }
-    if (record.deposits.isEmpty()) {
-        for (const Deposit &d : inv.deposits) {
-            if (!txids.isEmpty())
-                txids += '\n';
-            txids += QByteArray::fromStdString(d.key.txid);
-        }
-    }
-    r.txids = txids;
-    r.depositCount = quint16(std::min<qsizetype>(std::max(record.deposits.size(), qsizetype(inv.deposits.size())),
-                                                 std::numeric_limits<quint16>::max()));
-    return r;
-}
-
-Countdown Countdown::of(const InvoiceRow &row, TimePoint now)
-{
-    Countdown c;
-    if (row.state == InvoiceState::Confirming) {
-        c.phase = Confirming;
-        return c;
-    }
-    if (!isOpen(row.state))
-        return c; // Final
-    const qint64 t = ms(now);
-    auto ceilSeconds = [](qint64 msLeft) { return (msLeft + 999) / 1000; };
-    if (t < row.quoteEndsMs) {
-        c.phase = Quote;
-        c.secondsLeft = ceilSeconds(row.quoteEndsMs - t);
-    } else if (t <= row.graceEndsMs) {
-        c.phase = Grace;
-        c.secondsLeft = ceilSeconds(row.graceEndsMs - t);
-    } else {
-        c.phase = Closing;
-    }
-    return c;
-}
-
 InvoiceTableModel::InvoiceTableModel(Clock *clock, QObject *parent)
-    : QAbstractTableModel(parent), m_clock(clock ? clock : SystemClock::instance())
+    : QAbstractTableModel(parent), m_clock(clock ? clock : SystemClock::instance()), m_recount(new QTimer(this))
 {
+    m_recount->setSingleShot(true);
+    m_recount->setInterval(RecountDelayMs);
+    connect(m_recount, &QTimer::timeout, this, &InvoiceTableModel::requestCounts);
 }
 
 int InvoiceTableModel::rowCount(const QModelIndex &parent) const
@@ -168,27 +82,6 @@ QVariant InvoiceTableModel::displayData(const InvoiceRow &r, int column) const
     }
 }
 
-QVariant InvoiceTableModel::sortData(const InvoiceRow &r, int column) const
-{
-    switch (column) {
-    case OrderColumn: return r.orderRef.isEmpty() ? QString::number(r.id) : r.orderRef;
-    case AssetColumn: return r.asset;
-    case FiatColumn: return qulonglong(r.fiatMicros);
-    case DueColumn: return qulonglong(r.required);
-    case ReceivedColumn: return qulonglong(r.received);
-    case ProgressColumn: return progressPermille(r.received, r.required);
-    case StateColumn: return int(r.state);
-    // A value that does not move while the clock ticks, so a table sorted by countdown never reshuffles:
-    // open invoices by their hard boundary, closed ones after them by when they closed.
-    case CountdownColumn:
-        return isOpen(r.state) || r.state == InvoiceState::Confirming
-                   ? r.graceEndsMs
-                   : std::numeric_limits<qint64>::max() / 2 + std::max(r.settledMs, r.closedMs);
-    case CreatedColumn: return r.createdMs;
-    default: return QVariant();
-    }
-}
-
 QVariant InvoiceTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -197,7 +90,6 @@ QVariant InvoiceTableModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole: return displayData(r, column);
-    case SortRole: return sortData(r, column);
     case IdRole: return r.id;
     case StateRole: return int(r.state);
     case StateColorRole: return DisplayText::stateColor(r.state);
@@ -269,6 +161,7 @@ QVariant InvoiceTableModel::headerData(int section, Qt::Orientation orientation,
     }
 }
 
+
 QString InvoiceTableModel::intern(const QString &s)
 {
     auto it = m_strings.constFind(s);
@@ -278,87 +171,511 @@ QString InvoiceTableModel::intern(const QString &s)
     return s;
 }
 
-int InvoiceTableModel::upsert(const QList<InvoiceRecord> &records)
+// ---- the query ----
+
+std::optional<InvoiceSort> InvoiceTableModel::sortOf(int column)
 {
-    std::vector<InvoiceRow> fresh;
-    bool changedAny = false;
-    for (const InvoiceRecord &record : records) {
-        InvoiceRow next = InvoiceRow::from(record);
-        next.asset = intern(next.asset);
-        next.fiatCurrency = intern(next.fiatCurrency);
-        const int at = m_index.value(next.id, -1);
-        if (at < 0) {
-            // A batch may carry the same new invoice twice (overlapping pages): keep the later one.
-            auto dup = std::find_if(fresh.begin(), fresh.end(), [&](const InvoiceRow &f) { return f.id == next.id; });
-            if (dup != fresh.end())
-                *dup = std::move(next);
-            else
-                fresh.push_back(std::move(next));
+    switch (column) {
+    case OrderColumn: return InvoiceSort::OrderRef;
+    case AssetColumn: return InvoiceSort::Asset;
+    case FiatColumn: return InvoiceSort::FiatValue;
+    case StateColumn: return InvoiceSort::State;
+    case CountdownColumn: return InvoiceSort::Countdown;
+    case CreatedColumn: return InvoiceSort::Created;
+    default: return std::nullopt;
+    }
+}
+
+int InvoiceTableModel::columnOf(InvoiceSort sort)
+{
+    for (int c = 0; c < ColumnCount; ++c)
+        if (sortOf(c) == sort)
+            return c;
+    return CreatedColumn;
+}
+
+void InvoiceTableModel::sort(int column, Qt::SortOrder order)
+{
+    const auto by = sortOf(column);
+    if (!by)
+        return;
+    const bool descending = order == Qt::DescendingOrder;
+    if (*by == m_query.sort && descending == m_query.descending)
+        return;
+    m_query.sort = *by;
+    m_query.descending = descending;
+    reload();
+}
+
+void InvoiceTableModel::setStateFilter(unsigned states)
+{
+    if (states == m_query.states)
+        return;
+    m_query.states = states;
+    reload();
+}
+
+void InvoiceTableModel::setAssetFilter(const QString &asset)
+{
+    if (asset == m_query.asset)
+        return;
+    m_query.asset = asset;
+    reload();
+}
+
+void InvoiceTableModel::setSearchText(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_query.search)
+        return;
+    m_query.search = trimmed;
+    reload();
+}
+
+bool InvoiceTableModel::matches(const InvoiceRow &r) const
+{
+    if (!m_window.matchesState(r.state))
+        return false;
+    if (!m_window.asset.isEmpty() && r.asset.compare(m_window.asset, Qt::CaseInsensitive) != 0)
+        return false;
+    return r.matchesSearch(m_window.search);
+}
+
+int InvoiceTableModel::compare(const InvoiceKey &a, const InvoiceKey &b) const
+{
+    const int c = compareKeys(m_window.sort, a, b);
+    return m_window.descending ? -c : c;
+}
+
+// ---- requests and answers ----
+
+quint64 InvoiceTableModel::nextRequestId() { return m_nextId ? m_nextId() : (quint64(1) << 62) + ++m_ownIds; }
+
+void InvoiceTableModel::requestPage(Fetch fetch)
+{
+    // Pages below and above continue the list the rows belong to.
+    InvoiceQuery q = fetch == Fetch::Reload ? m_query : m_window;
+    q.limit = PageSize;
+    q.from.reset();
+    q.backwards = false;
+    if (fetch == Fetch::Below && !m_rows.empty())
+        q.from = m_rows.back().key;
+    if (fetch == Fetch::Above && !m_rows.empty()) {
+        q.from = m_rows.front().key;
+        q.backwards = true;
+    }
+    const quint64 id = nextRequestId();
+    m_pending.insert(id, Pending{fetch, m_generation, q});
+    (fetch == Fetch::Reload ? m_reloadRequest : fetch == Fetch::Below ? m_belowRequest : m_aboveRequest) = id;
+    Q_EMIT pageRequested(id, q);
+}
+
+void InvoiceTableModel::requestCounts()
+{
+    if (m_countRequest || m_overallRequest) {
+        m_recount->start(); // one at a time; again once this one is answered
+        return;
+    }
+    m_countRequest = nextRequestId();
+    m_pending.insert(*m_countRequest, Pending{Fetch::Count, m_generation, m_query});
+    Q_EMIT countRequested(*m_countRequest, m_query);
+    if (filtered()) {
+        m_overallRequest = nextRequestId();
+        m_pending.insert(*m_overallRequest, Pending{Fetch::Count, m_generation, InvoiceQuery{}});
+        Q_EMIT countRequested(*m_overallRequest, InvoiceQuery{});
+    } else {
+        m_overall = -1;
+    }
+}
+
+void InvoiceTableModel::reload()
+{
+    ++m_generation;
+    m_belowRequest.reset();
+    m_aboveRequest.reset();
+    m_countRequest.reset();
+    m_overallRequest.reset();
+    m_recount->stop();
+    requestPage(Fetch::Reload);
+    requestCounts();
+    Q_EMIT countChanged();
+}
+
+void InvoiceTableModel::setViewport(int first, int last)
+{
+    m_viewFirst = first;
+    m_viewLast = last;
+}
+
+bool InvoiceTableModel::canFetchMore(const QModelIndex &parent) const
+{
+    const bool near = m_viewLast < 0 || m_viewLast >= int(m_rows.size()) - PageSize;
+    return !parent.isValid() && near && !m_atBottom && !m_belowRequest && !m_reloadRequest && !m_rows.empty();
+}
+
+void InvoiceTableModel::fetchMore(const QModelIndex &parent)
+{
+    if (canFetchMore(parent))
+        requestPage(Fetch::Below);
+}
+
+bool InvoiceTableModel::canFetchAbove() const
+{
+    const bool near = m_viewFirst < 0 || m_viewFirst < PageSize;
+    return near && !m_atTop && !m_aboveRequest && !m_reloadRequest && !m_rows.empty();
+}
+
+void InvoiceTableModel::fetchAbove()
+{
+    if (canFetchAbove())
+        requestPage(Fetch::Above);
+}
+
+bool InvoiceTableModel::handlePage(quint64 requestId, const InvoicePage &page)
+{
+    const auto it = m_pending.constFind(requestId);
+    if (it == m_pending.constEnd())
+        return false;
+    const Pending pending = *it;
+    if (pending.fetch == Fetch::Count)
+        return false;
+    m_pending.erase(it);
+    auto &slot = pending.fetch == Fetch::Reload ? m_reloadRequest : pending.fetch == Fetch::Below ? m_belowRequest : m_aboveRequest;
+    if (slot == requestId)
+        slot.reset();
+    if (pending.generation != m_generation)
+        return true; // the list was asked for again since: this answer is for a query no longer shown
+    switch (pending.fetch) {
+    case Fetch::Reload: {
+        // Another list (or the first): the one reset of the window.
+        beginResetModel();
+        m_window = pending.query;
+        m_rows.clear();
+        m_rows.reserve(std::size_t(page.invoices.size()));
+        for (const InvoiceRecord &r : page.invoices)
+            m_rows.push_back(rowFrom(r));
+        m_atTop = true;
+        m_atBottom = !page.more;
+        reindexFrom(0);
+        endResetModel();
+        Q_EMIT invoicesUpdated();
+        Q_EMIT countChanged();
+        break;
+    }
+    case Fetch::Below: appendPage(page.invoices, page.more); break;
+    case Fetch::Above: prependPage(page.invoices, page.more); break;
+    case Fetch::Count: break;
+    }
+    return true;
+}
+
+bool InvoiceTableModel::handleCount(quint64 requestId, const InvoiceCount &count)
+{
+    if (m_countRequest == requestId) {
+        m_countRequest.reset();
+        m_pending.remove(requestId);
+        m_total = count.count;
+        m_totalCapped = count.capped;
+        Q_EMIT countChanged();
+        return true;
+    }
+    if (m_overallRequest == requestId) {
+        m_overallRequest.reset();
+        m_pending.remove(requestId);
+        m_overall = count.count;
+        Q_EMIT countChanged();
+        return true;
+    }
+    return m_pending.remove(requestId) > 0; // a count for an earlier query
+}
+
+bool InvoiceTableModel::handleFailed(quint64 requestId, const QString &error)
+{
+    const auto it = m_pending.constFind(requestId);
+    if (it == m_pending.constEnd())
+        return false;
+    const Pending pending = *it;
+    m_pending.erase(it);
+    for (auto *slot : {&m_reloadRequest, &m_belowRequest, &m_aboveRequest, &m_countRequest, &m_overallRequest})
+        if (*slot == requestId)
+            slot->reset();
+    if (pending.generation != m_generation)
+        return true;
+    Q_EMIT loadFailed(error);
+    // The list as asked is not shown yet: ask again shortly (the database may be back). A page below or above
+    // is asked again by the next scroll.
+    if (pending.fetch == Fetch::Reload && !m_reloadRequest) {
+        const quint64 generation = m_generation;
+        QTimer::singleShot(RetryDelayMs, this, [this, generation] {
+            if (generation == m_generation && !m_reloadRequest)
+                reload();
+        });
+    }
+    Q_EMIT countChanged();
+    return true;
+}
+
+// ---- the window ----
+
+InvoiceRow InvoiceTableModel::rowFrom(const InvoiceRecord &record)
+{
+    InvoiceRow r = InvoiceRow::from(record, m_window.sort);
+    r.asset = intern(r.asset);
+    r.fiatCurrency = intern(r.fiatCurrency);
+    return r;
+}
+
+void InvoiceTableModel::reindexFrom(int first)
+{
+    if (first <= 0)
+        m_index.clear();
+    for (int i = std::max(first, 0); i < int(m_rows.size()); ++i)
+        m_index.insert(m_rows[std::size_t(i)].id, i);
+}
+
+int InvoiceTableModel::placeOf(const InvoiceKey &key, int ignoreRow) const
+{
+    // The rows without `ignoreRow` (a row being moved), in the list's order: find the first after `key`.
+    const int n = int(m_rows.size()) - (ignoreRow >= 0 ? 1 : 0);
+    const auto at = [&](int i) -> const InvoiceKey & {
+        return m_rows[std::size_t(ignoreRow >= 0 && i >= ignoreRow ? i + 1 : i)].key;
+    };
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (compare(at(mid), key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    // Only where the window knows the list: before its first row if it starts at the top, after its last
+    // if it reaches the bottom. Elsewhere the row is fetched when the view gets there.
+    if (lo == 0 && !m_atTop)
+        return -1;
+    if (lo == n && !m_atBottom)
+        return -1;
+    return lo;
+}
+
+bool InvoiceTableModel::updateInPlace(int at, InvoiceRow next)
+{
+    InvoiceRow &cur = m_rows[std::size_t(at)];
+    bool changed[ColumnCount] = {};
+    changed[OrderColumn] = cur.orderRef != next.orderRef;
+    changed[AssetColumn] = cur.asset != next.asset;
+    changed[FiatColumn] = cur.fiatAmount != next.fiatAmount || cur.fiatCurrency != next.fiatCurrency ||
+                          cur.rate != next.rate;
+    changed[DueColumn] = cur.required != next.required;
+    changed[ReceivedColumn] = cur.received != next.received;
+    changed[ProgressColumn] = changed[DueColumn] || changed[ReceivedColumn];
+    changed[StateColumn] = cur.state != next.state;
+    changed[CountdownColumn] = changed[StateColumn] || cur.quoteEndsMs != next.quoteEndsMs ||
+                               cur.graceEndsMs != next.graceEndsMs || cur.confirmations != next.confirmations ||
+                               cur.minConfirmations != next.minConfirmations || cur.settledMs != next.settledMs ||
+                               cur.closedMs != next.closedMs;
+    changed[CreatedColumn] = cur.createdMs != next.createdMs;
+    // Fields no column shows (address, txids, tolerance) still change what the detail panel shows.
+    const bool hidden = cur.address != next.address || cur.txids != next.txids || cur.tolerance != next.tolerance ||
+                        cur.depositCount != next.depositCount || cur.fiatMicros != next.fiatMicros;
+    cur = std::move(next);
+    bool any = hidden;
+    // One dataChanged per run of adjacent changed columns: only the changed cells repaint.
+    for (int c = 0; c < ColumnCount;) {
+        if (!changed[c]) {
+            ++c;
             continue;
         }
-        InvoiceRow &cur = m_rows[std::size_t(at)];
-        bool changed[ColumnCount] = {};
-        changed[OrderColumn] = cur.orderRef != next.orderRef;
-        changed[AssetColumn] = cur.asset != next.asset;
-        changed[FiatColumn] = cur.fiatAmount != next.fiatAmount || cur.fiatCurrency != next.fiatCurrency ||
-                              cur.rate != next.rate;
-        changed[DueColumn] = cur.required != next.required;
-        changed[ReceivedColumn] = cur.received != next.received;
-        changed[ProgressColumn] = changed[DueColumn] || changed[ReceivedColumn];
-        changed[StateColumn] = cur.state != next.state;
-        changed[CountdownColumn] = changed[StateColumn] || cur.quoteEndsMs != next.quoteEndsMs ||
-                                   cur.graceEndsMs != next.graceEndsMs || cur.confirmations != next.confirmations ||
-                                   cur.minConfirmations != next.minConfirmations || cur.settledMs != next.settledMs ||
-                                   cur.closedMs != next.closedMs;
-        changed[CreatedColumn] = cur.createdMs != next.createdMs;
-        // Fields no column shows (address, txids, tolerance) still change what filters and the detail see.
-        const bool hidden = cur.address != next.address || cur.txids != next.txids || cur.tolerance != next.tolerance ||
-                            cur.depositCount != next.depositCount || cur.fiatMicros != next.fiatMicros;
-        cur = std::move(next);
-        bool any = hidden;
-        // One dataChanged per run of adjacent changed columns: only the changed cells repaint.
-        for (int c = 0; c < ColumnCount;) {
-            if (!changed[c]) {
-                ++c;
+        int end = c;
+        while (end + 1 < ColumnCount && changed[end + 1])
+            ++end;
+        Q_EMIT dataChanged(index(at, c), index(at, end));
+        any = true;
+        c = end + 1;
+    }
+    return any;
+}
+
+int InvoiceTableModel::upsert(const QList<InvoiceRecord> &records)
+{
+    int inserted = 0;
+    bool changedAny = false, recount = false;
+    for (const InvoiceRecord &record : records) {
+        InvoiceRow next = rowFrom(record);
+        const bool wanted = matches(next);
+        const int at = rowOf(next.id);
+        if (at < 0) {
+            // New to the window: a new invoice, or one the window does not hold. Either way the count may move.
+            recount = true;
+            if (!wanted)
+                continue;
+            const int place = placeOf(next.key);
+            if (place < 0)
+                continue; // outside the window: fetched with the page it belongs to
+            beginInsertRows(QModelIndex(), place, place);
+            m_rows.insert(m_rows.begin() + place, std::move(next));
+            reindexFrom(place);
+            endInsertRows();
+            ++inserted;
+            changedAny = true;
+            continue;
+        }
+        if (!wanted) {
+            // No longer matches the filters (e.g. a settled invoice under "Open"): it leaves the list.
+            beginRemoveRows(QModelIndex(), at, at);
+            m_index.remove(next.id);
+            m_rows.erase(m_rows.begin() + at);
+            reindexFrom(at);
+            endRemoveRows();
+            changedAny = recount = true;
+            continue;
+        }
+        if (compare(next.key, m_rows[std::size_t(at)].key) != 0) {
+            // Its place in the order changed (e.g. its state under the state order): move it, in one step.
+            const int place = placeOf(next.key, at);
+            if (place < 0) {
+                beginRemoveRows(QModelIndex(), at, at);
+                m_index.remove(next.id);
+                m_rows.erase(m_rows.begin() + at);
+                reindexFrom(at);
+                endRemoveRows();
+                changedAny = true;
                 continue;
             }
-            int end = c;
-            while (end + 1 < ColumnCount && changed[end + 1])
-                ++end;
-            Q_EMIT dataChanged(index(at, c), index(at, end));
-            any = true;
-            c = end + 1;
+            if (place != at) {
+                beginMoveRows(QModelIndex(), at, at, QModelIndex(), place > at ? place + 1 : place);
+                InvoiceRow moving = std::move(m_rows[std::size_t(at)]);
+                m_rows.erase(m_rows.begin() + at);
+                m_rows.insert(m_rows.begin() + place, std::move(moving));
+                reindexFrom(std::min(at, place));
+                endMoveRows();
+                changedAny = true;
+            }
+            changedAny = updateInPlace(place, std::move(next)) || changedAny;
+            continue;
         }
-        if (hidden && !std::any_of(std::begin(changed), std::end(changed), [](bool b) { return b; })) {
-            // Nothing visible moved, but a proxy filtering on the address or txids must re-check the row.
-            Q_EMIT dataChanged(index(at, OrderColumn), index(at, OrderColumn), {IdRole});
-        }
-        changedAny = changedAny || any;
+        changedAny = updateInPlace(at, std::move(next)) || changedAny;
     }
-    if (!fresh.empty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows(QModelIndex(), first, first + int(fresh.size()) - 1);
-        m_rows.reserve(m_rows.size() + fresh.size());
-        for (InvoiceRow &r : fresh) {
-            m_index.insert(r.id, int(m_rows.size()));
-            m_rows.push_back(std::move(r));
-        }
-        endInsertRows();
-        changedAny = true;
-    }
+    if (recount && m_total >= 0)
+        m_recount->start();
     if (changedAny)
         Q_EMIT invoicesUpdated();
-    return int(fresh.size());
+    return inserted;
+}
+
+void InvoiceTableModel::appendPage(const QList<InvoiceRecord> &records, bool more)
+{
+    std::vector<InvoiceRow> fresh;
+    QList<InvoiceRecord> known;
+    for (const InvoiceRecord &r : records) {
+        if (rowOf(r.id) >= 0)
+            known << r; // the window has it already (a push put it there): update it as a push would
+        else
+            fresh.push_back(rowFrom(r));
+    }
+    const bool inOrder = m_rows.empty() || fresh.empty() || compare(fresh.front().key, m_rows.back().key) > 0;
+    m_atBottom = !more;
+    if (inOrder && !fresh.empty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows(QModelIndex(), first, first + int(fresh.size()) - 1);
+        for (InvoiceRow &r : fresh)
+            m_rows.push_back(std::move(r));
+        reindexFrom(first);
+        endInsertRows();
+    } else if (!fresh.empty()) {
+        for (InvoiceRow &r : fresh) {
+            const int place = std::max(placeOf(r.key), 0);
+            beginInsertRows(QModelIndex(), place, place);
+            m_rows.insert(m_rows.begin() + place, std::move(r));
+            reindexFrom(place);
+            endInsertRows();
+        }
+    }
+    if (!known.isEmpty())
+        upsert(known);
+    trimTop();
+    Q_EMIT invoicesUpdated();
+}
+
+void InvoiceTableModel::prependPage(const QList<InvoiceRecord> &records, bool more)
+{
+    std::vector<InvoiceRow> fresh;
+    QList<InvoiceRecord> known;
+    for (const InvoiceRecord &r : records) {
+        if (rowOf(r.id) >= 0)
+            known << r;
+        else
+            fresh.push_back(rowFrom(r));
+    }
+    const bool inOrder = m_rows.empty() || fresh.empty() || compare(fresh.back().key, m_rows.front().key) < 0;
+    m_insertingAbove = true;
+    if (inOrder && !fresh.empty()) {
+        beginInsertRows(QModelIndex(), 0, int(fresh.size()) - 1);
+        m_rows.insert(m_rows.begin(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+        reindexFrom(0);
+        endInsertRows();
+    } else if (!fresh.empty()) {
+        m_atTop = true; // the rows above are being placed now
+        for (InvoiceRow &r : fresh) {
+            const int place = std::max(placeOf(r.key), 0);
+            beginInsertRows(QModelIndex(), place, place);
+            m_rows.insert(m_rows.begin() + place, std::move(r));
+            reindexFrom(place);
+            endInsertRows();
+        }
+    }
+    m_insertingAbove = false;
+    m_atTop = !more;
+    if (!known.isEmpty())
+        upsert(known);
+    trimBottom();
+    Q_EMIT invoicesUpdated();
+}
+
+void InvoiceTableModel::trimTop()
+{
+    const int excess = int(m_rows.size()) - m_windowLimit;
+    if (excess <= 0)
+        return;
+    beginRemoveRows(QModelIndex(), 0, excess - 1);
+    m_rows.erase(m_rows.begin(), m_rows.begin() + excess);
+    reindexFrom(0);
+    m_atTop = false;
+    endRemoveRows();
+}
+
+void InvoiceTableModel::trimBottom()
+{
+    const int excess = int(m_rows.size()) - m_windowLimit;
+    if (excess <= 0)
+        return;
+    beginRemoveRows(QModelIndex(), m_windowLimit, int(m_rows.size()) - 1);
+    for (auto it = m_rows.begin() + m_windowLimit; it != m_rows.end(); ++it)
+        m_index.remove(it->id);
+    m_rows.erase(m_rows.begin() + m_windowLimit, m_rows.end());
+    m_atBottom = false;
+    endRemoveRows();
 }
 
 void InvoiceTableModel::clear()
 {
     beginResetModel();
+    ++m_generation;
+    m_pending.clear();
+    m_reloadRequest.reset();
+    m_belowRequest.reset();
+    m_aboveRequest.reset();
+    m_countRequest.reset();
+    m_overallRequest.reset();
+    m_recount->stop();
     m_rows.clear();
     m_rows.shrink_to_fit();
     m_index.clear();
+    m_atTop = m_atBottom = true;
+    m_total = m_overall = -1;
+    m_totalCapped = false;
     endResetModel();
     Q_EMIT invoicesUpdated();
+    Q_EMIT countChanged();
 }
 
 int InvoiceTableModel::refreshCountdowns(QList<int> rows)
