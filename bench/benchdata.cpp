@@ -17,6 +17,9 @@ namespace sdbench {
 namespace {
 
 const char *const Marker = "bench_shop";
+// Version 2: a history of one thousand invoices a day (at least four months), refund items older than a
+// week decided (refunded or dismissed) as a merchant clears the queue.
+constexpr int DataVersion = 2;
 
 int markedCount(const QString &path)
 {
@@ -28,7 +31,8 @@ int markedCount(const QString &path)
         db.setDatabaseName(path);
         if (db.open()) {
             QSqlQuery q(db);
-            if (q.exec(QStringLiteral("SELECT invoices FROM %1").arg(QLatin1String(Marker))) && q.next())
+            if (q.exec(QStringLiteral("SELECT invoices, version FROM %1").arg(QLatin1String(Marker))) && q.next() &&
+                q.value(1).toInt() == DataVersion)
                 count = q.value(0).toInt();
         }
     }
@@ -114,6 +118,45 @@ bool writeInvoices(Store &store, int first, int count, bool open, CreatedAt crea
     return true;
 }
 
+// The merchant clears the queue: items older than a week are decided, three in ten refunded to the customer
+// (pending -> refunding -> refunded), the rest dismissed (e.g. the customer paid the difference with a new
+// invoice). The last week's items stay pending.
+bool decideOldRefunds(Store &store, TimePoint now, QString *error)
+{
+    auto pending = store.refunds(RefundStatus::Pending);
+    if (!pending) {
+        *error = pending.error().message;
+        return false;
+    }
+    const QDateTime cutoff = toQDateTime(now - std::chrono::days(7));
+    const QString actor = QStringLiteral("bench");
+    for (const RefundItem &item : *pending) {
+        if (item.createdAt >= cutoff)
+            continue;
+        const TimePoint decided = fromQDateTime(item.createdAt) + std::chrono::hours(20);
+        RefundItem update;
+        if (item.id % 10 < 3) {
+            update.refundAddress = QStringLiteral("refund-address-%1").arg(item.id);
+            auto approved = store.advanceRefund(item.id, RefundStatus::Refunding, update, actor, decided);
+            RefundItem paid;
+            paid.payoutTxid = QStringLiteral("%1").arg(item.id, 64, 16, QLatin1Char('f'));
+            auto done = approved ? store.advanceRefund(item.id, RefundStatus::Refunded, paid, actor, decided + std::chrono::minutes(5))
+                                 : approved;
+            if (!done) {
+                *error = done.error().message;
+                return false;
+            }
+        } else {
+            update.note = QStringLiteral("paid the difference with a new invoice");
+            if (auto done = store.advanceRefund(item.id, RefundStatus::Dismissed, update, actor, decided); !done) {
+                *error = done.error().message;
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 FillSummary ensureShop(const QString &path, int count, QString *error)
@@ -121,8 +164,18 @@ FillSummary ensureShop(const QString &path, int count, QString *error)
     FillSummary summary;
     const double t0 = wallSeconds();
     if (markedCount(path) == count) {
+        // Opened once through the store: a file made by an older build is migrated here, not in every copy.
+        {
+            auto store = Store::open(QStringLiteral("sqlite:") + path, QStringLiteral("bench-migrate"));
+            if (!store) {
+                *error = store.error().message;
+                return summary;
+            }
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("bench-migrate"));
         summary.reused = true;
         summary.invoices = count;
+        summary.seconds = wallSeconds() - t0;
         return summary;
     }
     for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
@@ -138,7 +191,9 @@ FillSummary ensureShop(const QString &path, int count, QString *error)
         // Set-up only: no fsync per transaction (see the header).
         QSqlQuery(QSqlDatabase::database(connection, false)).exec(QStringLiteral("PRAGMA synchronous = OFF"));
         const TimePoint now = TimePoint(std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
-        const qint64 spanMs = qint64(120) * 24 * 3600 * 1000; // four months, oldest first (ids grow with time)
+        // A thousand invoices a day (a million over nearly three years), at least four months; oldest first
+        // (ids grow with time).
+        const qint64 spanMs = qint64(std::max(120, count / 1000)) * 24 * 3600 * 1000;
         const auto created = [&](int i) {
             return now - std::chrono::hours(2) - std::chrono::milliseconds(spanMs - spanMs / count * i);
         };
@@ -149,9 +204,11 @@ FillSummary ensureShop(const QString &path, int count, QString *error)
             *error = expired.error().message;
             return summary;
         }
+        if (!decideOldRefunds(**store, now, error))
+            return summary;
         QSqlQuery q(QSqlDatabase::database(connection, false));
-        q.exec(QStringLiteral("CREATE TABLE %1 (invoices INTEGER NOT NULL)").arg(QLatin1String(Marker)));
-        q.exec(QStringLiteral("INSERT INTO %1 VALUES (%2)").arg(QLatin1String(Marker)).arg(count));
+        q.exec(QStringLiteral("CREATE TABLE %1 (invoices INTEGER NOT NULL, version INTEGER NOT NULL)").arg(QLatin1String(Marker)));
+        q.exec(QStringLiteral("INSERT INTO %1 VALUES (%2, %3)").arg(QLatin1String(Marker)).arg(count).arg(DataVersion));
         q.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     }
     QSqlDatabase::removeDatabase(connection);
