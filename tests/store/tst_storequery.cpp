@@ -303,6 +303,29 @@ void TstStoreQuery::searchMatches()
     QCOMPARE(search(QStringLiteral("\"ORD\"")), QStringList{});
     QCOMPARE(search(QStringLiteral("OR*")), QStringList{});
     QCOMPARE(search(QStringLiteral("_")), QStringList{});
+
+    // The rules the dashboard applies to a pushed change (searchMatches) say the same as the SQL.
+    const QList<InvoiceRecord> rows = all();
+    for (const QString &text : {QStringLiteral("d-01"), QStringLiteral("ORD-011"), QStringLiteral("ärger"), QStringLiteral("we"),
+                                QStringLiteral("#2"), QStringLiteral("24"), QStringLiteral("BTC-ADDR-1"), QStringLiteral("addr-23"),
+                                QStringLiteral("abcafe1"), QStringLiteral("AbCaFe16"), QStringLiteral("cafe16"),
+                                QStringLiteral("web-2"), QStringLiteral("xmr-"), QStringLiteral("%-0"), QStringLiteral("ORD")}) {
+        InvoiceQuery q;
+        q.search = text;
+        q.limit = 100;
+        SD_TRY(page, m_store->invoicePage(q));
+        QSet<qint64> fromSql, fromRules;
+        for (const InvoiceRecord &r : page->invoices)
+            fromSql.insert(r.id);
+        for (const InvoiceRecord &r : rows) {
+            QStringList txids;
+            for (const DepositRecord &d : r.deposits)
+                txids << QString::fromStdString(d.deposit.key.txid);
+            if (sd::searchMatches(text, r.id, r.orderRef, r.address, txids))
+                fromRules.insert(r.id);
+        }
+        QVERIFY2(fromSql == fromRules, qPrintable(text));
+    }
 }
 
 void TstStoreQuery::invoicesById()
