@@ -3,10 +3,17 @@
 #include "asset.h"
 #include "benchsupport.h"
 
+#include "storeurl.h"
+
 #include <QDateTime>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
+#include <QUrl>
 
 #include <random>
 
@@ -216,18 +223,20 @@ FillSummary ensureShop(const QString &path, int count, QString *error)
     return summary;
 }
 
-FillSummary addOpenInvoices(const QString &path, int first, int count, QString *error)
+FillSummary addOpenInvoices(const QString &url, const QString &password, int first, int count, QString *error)
 {
     FillSummary summary;
     const double t0 = wallSeconds();
     const QString connection = QStringLiteral("bench-open");
     {
-        auto store = Store::open(QStringLiteral("sqlite:") + path, connection);
+        auto store = Store::open(url, connection, password);
         if (!store) {
             *error = store.error().message;
             return summary;
         }
-        QSqlQuery(QSqlDatabase::database(connection, false)).exec(QStringLiteral("PRAGMA synchronous = OFF"));
+        QSqlQuery(QSqlDatabase::database(connection, false))
+            .exec(url.startsWith(QLatin1String("postgres")) ? QStringLiteral("SET synchronous_commit = off")
+                                                              : QStringLiteral("PRAGMA synchronous = OFF"));
         const TimePoint now = TimePoint(std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
         // One every three seconds up to now: quote countdowns between 0 and 15 minutes, then grace ones.
         const auto created = [&](int i) { return now - std::chrono::seconds((first + count - i) * 3); };
@@ -236,6 +245,213 @@ FillSummary addOpenInvoices(const QString &path, int first, int count, QString *
     QSqlDatabase::removeDatabase(connection);
     summary.seconds = wallSeconds() - t0;
     return summary;
+}
+
+// ---- PostgreSQL ----
+
+QString PgServer::urlOf(const QString &database) const
+{
+    QUrl u(url);
+    u.setPath(QLatin1Char('/') + database);
+    return u.toString();
+}
+
+PgServer PgServer::fromEnvironment()
+{
+    return PgServer{qEnvironmentVariable("SETTLEDESK_BENCH_PG_URL"), qEnvironmentVariable("SETTLEDESK_BENCH_PG_PASSWORD")};
+}
+
+namespace {
+
+// A plain connection (set-up only: the benchmark's own tables and bulk loads, never the store's logic).
+QSqlDatabase pgConnection(const PgServer &server, const QString &database, const QString &name, QString *error)
+{
+    auto u = StoreUrl::parse(server.urlOf(database), QString());
+    QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), name);
+    if (!u) {
+        *error = u.error();
+        return db;
+    }
+    db.setHostName(u->host);
+    db.setPort(u->port);
+    db.setUserName(u->user);
+    db.setPassword(server.password);
+    db.setDatabaseName(u->database);
+    db.setConnectOptions(u->connectOptions());
+    if (!db.open())
+        *error = db.lastError().text();
+    else
+        QSqlQuery(db).exec(QStringLiteral("SET client_min_messages = warning"));
+    return db;
+}
+
+bool exec(QSqlQuery &q, const QString &sql, QString *error)
+{
+    if (q.exec(sql))
+        return true;
+    *error = QStringLiteral("%1: %2").arg(sql.left(120), q.lastError().text());
+    return false;
+}
+
+QString databaseOf(int count) { return QStringLiteral("bench_shop_%1").arg(count); }
+
+int pgMarkedCount(const PgServer &server, int count)
+{
+    QString error;
+    int marked = -1;
+    {
+        QSqlDatabase db = pgConnection(server, databaseOf(count), QStringLiteral("bench-pg-marker"), &error);
+        QSqlQuery q(db);
+        if (error.isEmpty() && q.exec(QStringLiteral("SELECT invoices, version FROM %1").arg(QLatin1String(Marker))) &&
+            q.next() && q.value(1).toInt() == DataVersion)
+            marked = q.value(0).toInt();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-marker"));
+    return marked;
+}
+
+// Copies one table in JSON batches, in id order; `columns` from the SQLite table.
+bool copyTable(QSqlDatabase &from, QSqlDatabase &to, const QString &table, qint64 *rows, QString *error)
+{
+    QSqlQuery info(from);
+    QStringList columns;
+    if (!exec(info, QStringLiteral("PRAGMA table_info(%1)").arg(table), error))
+        return false;
+    while (info.next())
+        columns << info.value(1).toString();
+    QSqlQuery read(from);
+    read.setForwardOnly(true);
+    if (!exec(read, QStringLiteral("SELECT %1 FROM %2 ORDER BY id").arg(columns.join(u", "), table), error))
+        return false;
+    QSqlQuery write(to);
+    const QString insert = QStringLiteral("INSERT INTO %1 (%2) SELECT %2 FROM json_populate_recordset(NULL::%1, CAST(:rows AS json))")
+                               .arg(table, columns.join(u", "));
+    if (!write.prepare(insert)) {
+        *error = write.lastError().text();
+        return false;
+    }
+    QJsonArray batch;
+    const auto flush = [&] {
+        if (batch.isEmpty())
+            return true;
+        write.bindValue(QStringLiteral(":rows"), QString::fromUtf8(QJsonDocument(batch).toJson(QJsonDocument::Compact)));
+        if (!write.exec()) {
+            *error = QStringLiteral("%1: %2").arg(table, write.lastError().text());
+            return false;
+        }
+        *rows += batch.size();
+        batch = QJsonArray();
+        return true;
+    };
+    while (read.next()) {
+        QJsonObject row;
+        for (int c = 0; c < columns.size(); ++c) {
+            const QVariant v = read.value(c);
+            row.insert(columns[c], v.isNull() ? QJsonValue() : v.typeId() == QMetaType::QString ? QJsonValue(v.toString())
+                                                                                                   : QJsonValue(v.toLongLong()));
+        }
+        batch.append(row);
+        if (batch.size() >= 2000 && !flush())
+            return false;
+    }
+    if (!flush())
+        return false;
+    QSqlQuery seq(to);
+    return exec(seq, QStringLiteral("SELECT setval(pg_get_serial_sequence('%1', 'id'), GREATEST(1, (SELECT max(id) FROM %1)))").arg(table),
+                error);
+}
+
+} // namespace
+
+FillSummary ensurePostgresShop(const PgServer &server, const QString &sqlitePath, int count, QString *error)
+{
+    FillSummary summary;
+    const double t0 = wallSeconds();
+    summary.invoices = count;
+    if (pgMarkedCount(server, count) == count) {
+        // Migrated once here if an older build made it, as ensureShop does for the file.
+        {
+            auto store = Store::open(server.urlOf(databaseOf(count)), QStringLiteral("bench-pg-migrate"), server.password);
+            if (!store)
+                *error = store.error().message;
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-migrate"));
+        summary.reused = true;
+        return summary;
+    }
+    const QString name = databaseOf(count);
+    {
+        QSqlDatabase admin = pgConnection(server, QUrl(server.url).path().mid(1), QStringLiteral("bench-pg-admin"), error);
+        QSqlQuery q(admin);
+        if (!error->isEmpty() || !exec(q, QStringLiteral("DROP DATABASE IF EXISTS %1").arg(name), error) ||
+            !exec(q, QStringLiteral("CREATE DATABASE %1").arg(name), error)) {
+            admin = QSqlDatabase();
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-admin"));
+    if (!error->isEmpty())
+        return summary;
+    {
+        // The schema as the store makes it (every migration), then the rows.
+        auto store = Store::open(server.urlOf(name), QStringLiteral("bench-pg-schema"), server.password);
+        if (!store) {
+            *error = store.error().message;
+            return summary;
+        }
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-schema"));
+    {
+        QSqlDatabase from = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("bench-pg-from"));
+        from.setDatabaseName(sqlitePath);
+        from.open();
+        QSqlDatabase to = pgConnection(server, name, QStringLiteral("bench-pg-to"), error);
+        QSqlQuery q(to);
+        bool ok = error->isEmpty() && exec(q, QStringLiteral("SET synchronous_commit = off"), error) &&
+                  exec(q, QStringLiteral("BEGIN"), error);
+        qint64 rows = 0;
+        // Parents before children (foreign keys): invoices, refund items, then what refers to them.
+        for (const char *table : {"invoices", "refund_items", "deposits", "invoice_events", "audit_log"})
+            ok = ok && copyTable(from, to, QLatin1String(table), &rows, error);
+        QSqlQuery counter(from);
+        ok = ok && exec(counter, QStringLiteral("SELECT value FROM change_counter WHERE id = 1"), error) && counter.next() &&
+             exec(q, QStringLiteral("UPDATE change_counter SET value = %1 WHERE id = 1").arg(counter.value(0).toLongLong()), error);
+        ok = ok && exec(q, QStringLiteral("CREATE TABLE %1 (invoices INTEGER NOT NULL, version INTEGER NOT NULL)").arg(QLatin1String(Marker)), error) &&
+             exec(q, QStringLiteral("INSERT INTO %1 VALUES (%2, %3)").arg(QLatin1String(Marker)).arg(count).arg(DataVersion), error) &&
+             exec(q, QStringLiteral("COMMIT"), error);
+        // The planner's statistics, as autovacuum would gather them soon after a load this size.
+        ok = ok && exec(q, QStringLiteral("ANALYZE"), error);
+        summary.rows = rows;
+        from = QSqlDatabase();
+        to = QSqlDatabase();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-from"));
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-to"));
+    summary.seconds = wallSeconds() - t0;
+    return summary;
+}
+
+QString clonePostgresShop(const PgServer &server, int count, const QString &name, QString *error)
+{
+    {
+        QSqlDatabase admin = pgConnection(server, QUrl(server.url).path().mid(1), QStringLiteral("bench-pg-clone"), error);
+        QSqlQuery q(admin);
+        if (error->isEmpty() && exec(q, QStringLiteral("DROP DATABASE IF EXISTS %1").arg(name), error))
+            exec(q, QStringLiteral("CREATE DATABASE %1 TEMPLATE %2").arg(name, databaseOf(count)), error);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-clone"));
+    return error->isEmpty() ? server.urlOf(name) : QString();
+}
+
+void dropPostgresDatabase(const PgServer &server, const QString &name)
+{
+    QString error;
+    {
+        QSqlDatabase admin = pgConnection(server, QUrl(server.url).path().mid(1), QStringLiteral("bench-pg-drop"), &error);
+        QSqlQuery q(admin);
+        if (error.isEmpty())
+            exec(q, QStringLiteral("DROP DATABASE IF EXISTS %1").arg(name), &error);
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-drop"));
 }
 
 } // namespace sdbench

@@ -49,7 +49,7 @@ struct Config
     QString databaseUrl;             // [database] url; default sqlite:<AppDataLocation>/settledesk.db
     QString databasePasswordEnv;     // [database] password_env
     // [database] change_poll_ms: how often a dashboard looks for changes nobody announced; 0: the database's
-    // default (SQLite 1000: it cannot push; PostgreSQL 5000, a safety net behind LISTEN/NOTIFY).
+    // default (SQLite 250: it cannot push; PostgreSQL 5000, a safety net behind LISTEN/NOTIFY).
     int changePollMs = 0;
     QString fiatCurrency = QStringLiteral("USD"); // [general] fiat_currency
     QString operatorName;            // [general] operator (for the audit log); default: the login name

@@ -123,8 +123,9 @@ SqlStore::SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatab
                     notifier->check();
             });
         },
-        // SQLite has no push: a data_version check is cheap. PostgreSQL pushes; the slow poll is a safety net.
-        pg ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(1000));
+        // SQLite has no push: a data_version check is a pragma on the open connection (microseconds), four times
+        // a second. PostgreSQL pushes; the slow poll is a safety net.
+        pg ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(250));
 }
 
 SqlStore::~SqlStore()

@@ -1,7 +1,7 @@
 // Two processes, one database: another program (settledesk_store_worker write) creates and pays invoices
 // while this process runs the dashboard (MainWindow, DashboardController, the engine thread). On PostgreSQL
 // the engine's safety poll is set an hour away, so what arrives came by LISTEN/NOTIFY; SQLite has no push
-// and is read by its PRAGMA data_version poll (once a second). Either way the change is read by id and shown
+// and is read by its PRAGMA data_version poll (four times a second). Either way the change is read by id and shown
 // in place: a new row, then its state, with no reset of the table.
 #include "dashboardcontroller.h"
 #include "invoicespage.h"
@@ -77,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(readLine(), QStringLiteral("ready"));
 
         // The push arrives long before any poll could bring it: a fixed bound far under the hour (PostgreSQL)
-        // and about the data_version poll (SQLite, once a second).
+        // and a few of the data_version polls (SQLite, four a second).
         const int bound = pg ? 3000 : 4000;
         qint64 slowest = 0;
         for (int i = 1; i <= 5; ++i) {
