@@ -2,6 +2,7 @@
 
 #include <QAtomicInteger>
 #include <QLoggingCategory>
+#include <QTimeZone>
 
 Q_LOGGING_CATEGORY(lcStats, "settledesk.stats")
 
@@ -31,14 +32,59 @@ void StatsService::compute(quint64 requestId, const InvoiceStatsRequest &request
             return Q_EMIT failed(requestId, opened.error().message);
         m_store = std::move(*opened);
     }
-    auto stats = m_store->invoiceStats(request);
+    const QTimeZone zone = request.timeZone.isEmpty() ? QTimeZone::systemTimeZone() : QTimeZone(request.timeZone);
+    InvoiceStatsRequest req = request;
+    bool cached = m_cache && m_cache->currency == request.currency && m_cache->timeZone == request.timeZone &&
+                  m_cache->finalBefore.isValid() && zone.isValid();
+    if (cached)
+        req.settledFrom = m_cache->finalBefore.startOfDay(zone).toMSecsSinceEpoch();
+    auto stats = m_store->invoiceStats(req);
+    if (stats && cached && stats->weekly != m_cache->weekly) {
+        // The history grew from days into weeks: the kept days are no use.
+        cached = false;
+        req.settledFrom.reset();
+        stats = m_store->invoiceStats(req);
+    }
     if (!stats) {
         qCWarning(lcStats) << "overview:" << stats.error().message;
         if (stats.error().kind == StoreError::Unreachable)
             m_store.reset(); // opened again with the next request
         return Q_EMIT failed(requestId, stats.error().message);
     }
+    if (cached) {
+        for (auto it = m_cache->volume.begin(); it != m_cache->volume.end(); ++it) {
+            stats->volume.insert(it.key(), it.value());
+            for (quint64 micros : it.value())
+                stats->volumeMicros += micros;
+        }
+        for (auto it = m_cache->skipped.begin(); it != m_cache->skipped.end(); ++it) {
+            stats->skippedPerBucket.insert(it.key(), it.value());
+            stats->skipped += it.value();
+        }
+        for (auto it = m_cache->median.begin(); it != m_cache->median.end(); ++it)
+            stats->medianSeconds.insert(it.key(), it.value());
+    }
+    remember(request, *stats);
     Q_EMIT computed(requestId, *stats);
+}
+
+void StatsService::remember(const InvoiceStatsRequest &request, const InvoiceStats &stats)
+{
+    const QTimeZone zone = request.timeZone.isEmpty() ? QTimeZone::systemTimeZone() : QTimeZone(request.timeZone);
+    Cache c;
+    c.currency = request.currency;
+    c.timeZone = request.timeZone;
+    c.weekly = stats.weekly;
+    // The bucket holding the instant a day ago, and every one after it, may still change.
+    const QDate dayAgo = QDateTime::fromMSecsSinceEpoch(request.nowMs - 86'400'000LL, zone).date();
+    c.finalBefore = stats.weekly ? dayAgo.addDays(1 - dayAgo.dayOfWeek()) : dayAgo;
+    for (auto it = stats.volume.begin(); it != stats.volume.end() && it.key() < c.finalBefore; ++it)
+        c.volume.insert(it.key(), it.value());
+    for (auto it = stats.skippedPerBucket.begin(); it != stats.skippedPerBucket.end() && it.key() < c.finalBefore; ++it)
+        c.skipped.insert(it.key(), it.value());
+    for (auto it = stats.medianSeconds.begin(); it != stats.medianSeconds.end() && it.key() < c.finalBefore; ++it)
+        c.median.insert(it.key(), it.value());
+    m_cache = std::move(c);
 }
 
 } // namespace sd

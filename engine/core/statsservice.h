@@ -1,13 +1,18 @@
 // The overview's aggregates (Store::invoiceStats) in a worker thread of their own, on their own store
 // connection: at a million invoices they take a second or more, which must delay neither the engine's
 // recording nor the dashboard's pages. Reached by queued calls only; the store is opened in the worker
-// thread on the first request (and again after it was lost).
+// thread on the first request (and again after it was lost). The settled volume and median of days or
+// weeks that ended more than a day ago are kept from the first answer (no write can change them: a settled
+// invoice stays settled, its time and price fixed; the day covers writers' clocks that lag), so later
+// answers read only the recent settled invoices.
 #pragma once
 
 #include "config.h"
 #include "store.h"
 
 #include <QObject>
+
+#include <optional>
 
 #include <memory>
 
@@ -30,8 +35,21 @@ Q_SIGNALS:
     void failed(quint64 requestId, const QString &error);
 
 private:
+    struct Cache
+    {
+        QString currency;
+        QByteArray timeZone;
+        bool weekly = false;
+        QDate finalBefore; // buckets starting before this are kept
+        QMap<QDate, QMap<QString, quint64>> volume;
+        QMap<QDate, int> skipped;
+        QMap<QDate, qint64> median;
+    };
+    void remember(const InvoiceStatsRequest &request, const InvoiceStats &stats);
+
     Config m_config;
     std::unique_ptr<Store> m_store;
+    std::optional<Cache> m_cache;
 };
 
 } // namespace sd

@@ -146,6 +146,9 @@ struct InvoiceStatsRequest
     QByteArray timeZone;       // IANA id of the zone whose days and weeks the buckets follow; empty: the system's
     qint64 dailyUpToMs = 62LL * 86'400'000; // a history longer than this is bucketed by week (Monday), else by day
     qint64 nowMs = 0;          // the refund queue's history runs up to now (at least its last 7 days)
+    // Settled invoices from this instant (a bucket's start) only: the caller keeps the buckets before it,
+    // which no later write can change (a settled invoice stays settled, its time and price fixed).
+    std::optional<qint64> settledFrom;
 };
 
 struct InvoiceStats
@@ -158,6 +161,7 @@ struct InvoiceStats
     QMap<QDate, QMap<QString, quint64>> volume;
     quint64 volumeMicros = 0;
     int skipped = 0;
+    QMap<QDate, int> skippedPerBucket; // where the skipped ones settled
     // Median seconds from creation to settlement per bucket, from a histogram of whole seconds below 10
     // minutes, 10 s classes below an hour, minutes below a day, hours beyond (a class's middle).
     QMap<QDate, qint64> medianSeconds;

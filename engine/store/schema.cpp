@@ -262,8 +262,10 @@ Migration version8()
         QStringLiteral("CREATE INDEX deposits_txid_search ON deposits ((lower(txid))${binary})"),
         QStringLiteral("CREATE INDEX invoices_changes ON invoices (change_seq)"),
         // The overview: settled volume and time to settle per day or week, read from the index alone.
-        QStringLiteral("CREATE INDEX invoices_settled ON invoices (settled_at, asset, fiat_currency, fiat_micros, created_at)"
-                       " WHERE state = 'settled'"),
+        // (The state first: SQLite 3.40 reads a partial index alone only if it holds the columns of its own
+        // condition.)
+        QStringLiteral("CREATE INDEX invoices_settled ON invoices (state, settled_at, asset, fiat_currency, fiat_micros,"
+                       " created_at) WHERE state = 'settled'"),
     };
     m.sqlite = indexes;
     // Rows written before this version keep no change_seq: no reader has a cursor older than the migration.

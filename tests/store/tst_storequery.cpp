@@ -350,36 +350,52 @@ void TstStoreQuery::invoicesById()
 
 void TstStoreQuery::changesAcrossConnections()
 {
+    // Each answer holds what changed; it may repeat an invoice reported before (PostgreSQL: while any
+    // transaction on the server that began earlier is still open, the cursor cannot pass it), never more.
+    // SQLite has one writer at a time: its answers are exact.
+    QSet<qint64> reported;
+    const auto holds = [&](const InvoiceChanges &got, const QList<qint64> &want) {
+        const QSet<qint64> ids(got.ids.begin(), got.ids.end());
+        bool ok = ids.size() == got.ids.size(); // each id once per answer
+        for (qint64 id : want)
+            ok = ok && ids.contains(id);
+        for (qint64 id : ids)
+            ok = ok && (want.contains(id) || (backend() == Backend::Postgres && reported.contains(id)));
+        reported.unite(ids);
+        if (!ok)
+            qWarning() << "changes" << got.ids << "expected" << want << "reported before" << reported;
+        return ok;
+    };
     SD_TRY(other, m_db->open(QStringLiteral("other-engine")));
     SD_TRY(start, m_store->invoiceChanges(std::nullopt));
     QVERIFY(start->ids.isEmpty());
     SD_TRY(nothing, m_store->invoiceChanges(start->cursor));
-    QVERIFY(nothing->ids.isEmpty());
+    QVERIFY(holds(*nothing, {}));
 
     // Another connection creates two invoices: both are reported, by id.
     SD_TRY(a, (*other)->createInvoice(newInvoice(QStringLiteral("a"), QStringLiteral("addr-a"), 100), T0));
     SD_TRY(b, (*other)->createInvoice(newInvoice(QStringLiteral("b"), QStringLiteral("addr-b"), 100), T0));
     SD_TRY(created, m_store->invoiceChanges(nothing->cursor));
-    QCOMPARE(created->ids, (QList<qint64>{*a, *b}));
+    QVERIFY(holds(*created, {*a, *b}));
     SD_TRY(quiet, m_store->invoiceChanges(created->cursor));
-    QVERIFY(quiet->ids.isEmpty());
+    QVERIFY(holds(*quiet, {}));
 
     // A deposit on one, expiry of the other, this connection's own write: each reported once read.
     SD_TRY(paid, (*other)->recordObservation(observation(QStringLiteral("addr-a"), "tx-a", 40), T0 + 1s));
     SD_TRY(afterPay, m_store->invoiceChanges(quiet->cursor));
-    QCOMPARE(afterPay->ids, QList<qint64>{*a});
+    QVERIFY(holds(*afterPay, {*a}));
     SD_TRY(expired, (*other)->expireDue(T0 + 2h));
     QCOMPARE(expired->size(), 2);
     SD_TRY(mine, m_store->createInvoice(newInvoice(QStringLiteral("c"), QStringLiteral("addr-c"), 100), T0 + 2h));
     SD_TRY(afterExpiry, m_store->invoiceChanges(afterPay->cursor));
-    QCOMPARE(afterExpiry->ids, (QList<qint64>{*a, *b, *mine}));
+    QVERIFY(holds(*afterExpiry, {*a, *b, *mine}));
     // The cursor is the database's, not the connection's: another reader continues from it.
     SD_TRY(fromOther, (*other)->invoiceChanges(afterPay->cursor));
-    QCOMPARE(fromOther->ids, afterExpiry->ids);
+    QVERIFY(holds(*fromOther, {*a, *b, *mine}));
     // A wallet cursor changes no invoice.
     SD_TRY(walletCursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 7, QStringLiteral("h")}));
     SD_TRY(still, m_store->invoiceChanges(afterExpiry->cursor));
-    QVERIFY(still->ids.isEmpty());
+    QVERIFY(holds(*still, {}));
 }
 
 // The case a time or counter scan gets wrong: a transaction that wrote before the reader looked but commits
@@ -398,11 +414,11 @@ void TstStoreQuery::changesCommittedAfterTheReaderLooked()
         QVERIFY2(q.exec(QStringLiteral("UPDATE invoices SET order_ref = 'slow-2' WHERE id = %1").arg(*id)), qPrintable(q.lastError().text()));
         // The reader looks while the writer's transaction is open (SQLite: readers never wait in WAL mode).
         SD_TRY(during, m_store->invoiceChanges(before->cursor));
-        QVERIFY(during->ids.isEmpty());
+        QVERIFY(!during->ids.contains(*id) || backend() == Backend::Postgres); // not yet (PostgreSQL: maybe again)
         QVERIFY2(q.exec(QStringLiteral("UPDATE change_counter SET value = value + 1 WHERE id = 1")), qPrintable(q.lastError().text()));
         QVERIFY2(q.exec(QStringLiteral("COMMIT")), qPrintable(q.lastError().text()));
         SD_TRY(after, m_store->invoiceChanges(during->cursor));
-        QCOMPARE(after->ids, QList<qint64>{*id});
+        QCOMPARE(after->ids, QList<qint64>{*id}); // the only invoice there is
         SD_TRY(changed, m_store->invoice(*id));
         QCOMPARE(changed->orderRef, QStringLiteral("slow-2"));
         // A search finds it by its new reference (the trigram index follows the row).

@@ -371,8 +371,10 @@ void TstStoreRefunds::changeTokenMovesOnAnotherConnectionsWrite()
     SD_TRY(again, (*other)->recordObservation(observation(QStringLiteral("addr"), "tx3", 5), T0 + 3s));
     SD_TRY(changed, m_store->invoiceChanges(feed->cursor));
     QCOMPARE(changed->ids, QList<qint64>{*id});
+    // Nothing new; PostgreSQL may report it again while a transaction elsewhere on the server that began
+    // before it is still open (the cursor cannot pass that transaction).
     SD_TRY(nothing, m_store->invoiceChanges(changed->cursor));
-    QVERIFY(nothing->ids.isEmpty());
+    QVERIFY(nothing->ids.isEmpty() || (backend() == Backend::Postgres && nothing->ids == QList<qint64>{*id}));
 }
 
 void TstStoreRefunds::notifierSignalsOtherWriters()
