@@ -3,7 +3,8 @@
 // bench_gui makes the ones it needs by itself; this is for making the big one separately (a million
 // invoices take a while) and for timing it.
 //
-// bench_data SIZE [FILE]     (default FILE: bench-data/shop-SIZE.db)
+// bench_data SIZE [FILE]     (default FILE: bench-data/shop-SIZE.db); with SETTLEDESK_BENCH_PG_URL set (scripts/bench's
+// kept server), its PostgreSQL copy bench_shop_SIZE too.
 #include "benchdata.h"
 #include "benchsupport.h"
 
@@ -39,5 +40,15 @@ int main(int argc, char **argv)
     else
         line(QStringLiteral("data: %1 closed invoices, %2 deposits written through the store in %3 s (%4 invoices/s)")
                  .arg(fill.invoices).arg(fill.deposits).arg(num(fill.seconds, 1)).arg(num(fill.invoices / fill.seconds, 0)));
+    if (const PgServer server = PgServer::fromEnvironment(); server.valid()) {
+        const FillSummary copy = ensurePostgresShop(server, file, size, &error);
+        if (!error.isEmpty()) {
+            line(QStringLiteral("ERROR: PostgreSQL: %1").arg(error));
+            return 1;
+        }
+        line(copy.reused ? QStringLiteral("data: PostgreSQL database bench_shop_%1 already there").arg(size)
+                         : QStringLiteral("data: PostgreSQL database bench_shop_%1: %2 rows copied in %3 s")
+                               .arg(size).arg(copy.rows).arg(num(copy.seconds, 1)));
+    }
     return 0;
 }

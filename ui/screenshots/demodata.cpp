@@ -218,13 +218,22 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
     stray.height = 21'944'000;
     if (auto routed = m_store.recordObservation(stray, now - 9h); !routed)
         check(routed.error());
-    if (auto pending = m_store.refunds(RefundStatus::Pending)) {
-        for (const RefundItem &item : *pending) {
-            if (item.asset != QLatin1String("BTC"))
+    // A late BTC payment the merchant approved for a manual payout, not recorded yet.
+    if (auto all = m_store.invoices({})) {
+        for (const InvoiceRecord &r : *all) {
+            if (r.invoice.state != InvoiceState::Expired || r.asset != QLatin1String("BTC") ||
+                r.invoice.terms.createdAt < now - std::chrono::days(3))
                 continue;
-            RefundItem update;
-            update.refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
-            m_store.advanceRefund(item.id, RefundStatus::Refunding, update, QStringLiteral("ana"), now - 2h);
+            pay(r.id, r.invoice.terms.required, now - 7h, 3);
+            if (auto pending = m_store.refunds(RefundStatus::Pending)) {
+                for (const RefundItem &item : *pending) {
+                    if (item.invoiceId != r.id)
+                        continue;
+                    RefundItem update;
+                    update.refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+                    m_store.advanceRefund(item.id, RefundStatus::Refunding, update, QStringLiteral("ana"), now - 6h);
+                }
+            }
             break;
         }
     }
