@@ -14,10 +14,14 @@
 #include <QCoreApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLoggingCategory>
 #include <QSocketNotifier>
+#include <QHash>
 #include <QTimer>
 
+#include <chrono>
 #include <csignal>
+#include <map>
 #include <cstdio>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -36,7 +40,8 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("status"), QStringLiteral("lang"),     QStringLiteral("limit"),
                                   QStringLiteral("from"),   QStringLiteral("to"),       QStringLiteral("format"),
                                   QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
-                                  QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network")};
+                                  QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network"),
+                                  QStringLiteral("summary-interval")};
 
 using cli::fail;
 using cli::out;
@@ -140,28 +145,99 @@ void onSignal(int)
     [[maybe_unused]] auto n = ::write(g_signalFds[1], &c, 1);
 }
 
-int runEngine(Context &ctx)
+// What `settledesk engine` logs (stderr, one "settledesk: ..." line each): a wallet's health when it changes,
+// the database's, an invoice when its state or amounts change, refund queue arrivals, alerts, and every
+// `summaryInterval` a summary of each wallet (health, height, completed polls since the last summary).
+// Nothing per poll: at a 2 s poll interval that was 43,000 lines a day.
+class EngineLog : public QObject
+{
+public:
+    EngineLog(Engine *engine, std::chrono::seconds summaryInterval)
+    {
+        connect(engine, &Engine::backendStatusChanged, this, &EngineLog::onStatus);
+        connect(engine, &Engine::databaseStatusChanged, this, [](bool ok, const QString &m) {
+            line(QStringLiteral("database %1: %2").arg(ok ? QStringLiteral("ok") : QStringLiteral("unreachable"), m));
+        });
+        connect(engine, &Engine::invoicesChanged, this, &EngineLog::onInvoices);
+        connect(engine, &Engine::refundQueued, this, [this](const RefundItem &item) {
+            ++m_refundArrivals;
+            line(QStringLiteral("refund queue: %1").arg(refundLine(item)));
+        });
+        connect(engine, &Engine::alert, this, [](const QString &m) { line(QStringLiteral("ALERT: %1").arg(m)); });
+        m_summary.setInterval(std::chrono::milliseconds(summaryInterval));
+        connect(&m_summary, &QTimer::timeout, this, &EngineLog::summarize);
+        m_summary.start();
+    }
+
+    static void line(const QString &text) { std::fprintf(stderr, "settledesk: %s\n", text.toUtf8().constData()); }
+
+private:
+    struct Wallet
+    {
+        BackendStatus status;
+        int polls = 0; // completed since the last summary (each successful poll reports the status)
+    };
+
+    static QString describe(const BackendStatus &s)
+    {
+        return QStringLiteral("%1 wallet %2: %3%4 (height %5)")
+            .arg(s.asset, s.backend, QString::fromUtf8(name(s.health).data()),
+                 s.lastError.isEmpty() ? QString() : QStringLiteral(": ") + s.lastError)
+            .arg(s.chainHeight);
+    }
+
+    void onStatus(const BackendStatus &s)
+    {
+        const auto known = m_wallets.find(s.backend);
+        const bool changed = known == m_wallets.end() || known->second.status.health != s.health
+                             || known->second.status.lastError != s.lastError;
+        Wallet &w = m_wallets[s.backend];
+        if (s.health == BackendHealth::Ok)
+            ++w.polls;
+        w.status = s;
+        if (changed)
+            line(describe(s));
+    }
+
+    void onInvoices(const QList<InvoiceRecord> &rows)
+    {
+        for (const InvoiceRecord &r : rows) {
+            const QString text = invoiceLine(r);
+            QString &last = m_lastInvoiceLine[r.id];
+            if (last == text)
+                continue; // the same invoice pushed again (a confirmation, another process's write): nothing new
+            last = text;
+            ++m_invoiceChanges;
+            line(QStringLiteral("invoice %1").arg(text));
+        }
+        // Remember the open ones; a closed invoice changes rarely, so forget those once there are many.
+        if (m_lastInvoiceLine.size() > 10000)
+            m_lastInvoiceLine.clear();
+    }
+
+    void summarize()
+    {
+        for (auto &[backend, wallet] : m_wallets) {
+            line(QStringLiteral("summary: %1, %2 polls completed since the last summary")
+                     .arg(describe(wallet.status)).arg(wallet.polls));
+            wallet.polls = 0;
+        }
+        line(QStringLiteral("summary: %1 invoice changes and %2 refund queue arrivals since the last summary")
+                 .arg(m_invoiceChanges).arg(m_refundArrivals));
+        m_invoiceChanges = m_refundArrivals = 0;
+    }
+
+    std::map<QString, Wallet> m_wallets;
+    QHash<qint64, QString> m_lastInvoiceLine;
+    int m_invoiceChanges = 0;
+    int m_refundArrivals = 0;
+    QTimer m_summary;
+};
+
+int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
 {
     EngineHost host(ctx.loaded);
-    Engine *engine = host.engine();
-    QObject::connect(engine, &Engine::backendStatusChanged, qApp, [](const BackendStatus &s) {
-        std::fprintf(stderr, "settledesk: %s wallet %s: %s%s%s (height %llu)\n", s.asset.toUtf8().constData(),
-                     s.backend.toUtf8().constData(), name(s.health).data(), s.lastError.isEmpty() ? "" : ": ",
-                     s.lastError.toUtf8().constData(), static_cast<unsigned long long>(s.chainHeight));
-    });
-    QObject::connect(engine, &Engine::databaseStatusChanged, qApp, [](bool ok, const QString &m) {
-        std::fprintf(stderr, "settledesk: database %s: %s\n", ok ? "ok" : "unreachable", m.toUtf8().constData());
-    });
-    QObject::connect(engine, &Engine::invoicesChanged, qApp, [](const QList<InvoiceRecord> &rows) {
-        for (const InvoiceRecord &r : rows)
-            std::fprintf(stderr, "settledesk: invoice %s\n", invoiceLine(r).toUtf8().constData());
-    });
-    QObject::connect(engine, &Engine::refundQueued, qApp, [](const RefundItem &item) {
-        std::fprintf(stderr, "settledesk: refund queue: %s\n", refundLine(item).toUtf8().constData());
-    });
-    QObject::connect(engine, &Engine::alert, qApp, [](const QString &m) {
-        std::fprintf(stderr, "settledesk: ALERT: %s\n", m.toUtf8().constData());
-    });
+    EngineLog log(host.engine(), summaryInterval);
 
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
         return fail(ExitUnreachable, QStringLiteral("cannot install signal handlers"));
@@ -182,10 +258,10 @@ int runEngine(Context &ctx)
     QString error;
     if (!host.start(&error))
         return fail(ExitUnreachable, error);
-    std::fprintf(stderr, "settledesk: engine running\n");
+    EngineLog::line(QStringLiteral("engine running"));
     QCoreApplication::exec();
     host.stop();
-    std::fprintf(stderr, "settledesk: engine stopped\n");
+    EngineLog::line(QStringLiteral("engine stopped"));
     return ExitOk;
 }
 
@@ -236,6 +312,10 @@ int runInvoiceCreate(const QStringList &arguments)
     if (!cfg || !cfg->enabled)
         return fail(ExitUsage, QStringLiteral("no wallet is configured for %1 (section [%2] in %3)")
                                    .arg(request.asset, request.asset.toLower(), ctx.loaded.path));
+    // Every check before the database is opened or the wallet asked for an address: a refused command
+    // writes nothing and allocates nothing.
+    if (auto prepared = prepareInvoice(request, *cfg, ctx.loaded.fiatCurrency, SystemClock::instance()->now()); !prepared)
+        return fail(ExitUsage, prepared.error());
 
     EngineHost host(ctx.loaded);
     host.setPolling(false);
@@ -369,12 +449,26 @@ int runRefundsList(const QStringList &arguments)
     return ExitOk;
 }
 
+// A command prints its result and, when it fails, one error line in the documented form. The log
+// categories of the engine and the store (settledesk.*) are diagnostics: shown with --verbose, or as
+// QT_LOGGING_RULES says. The headless engine's log keeps their information and warnings (a wallet lease
+// taken, a deposit reversed, a store error), not their debug lines.
+void configureLogging(bool engine, bool verbose)
+{
+    if (!qEnvironmentVariableIsEmpty("QT_LOGGING_RULES"))
+        return; // the environment decides (and overrides any rule set here)
+    if (verbose)
+        QLoggingCategory::setFilterRules(QStringLiteral("settledesk.*=true"));
+    else
+        QLoggingCategory::setFilterRules(engine ? QStringLiteral("settledesk.*.debug=false") : QStringLiteral("settledesk.*=false"));
+}
+
 int usage()
 {
-    out(QStringLiteral("Usage: settledesk [--config FILE] [--db URL] [COMMAND] [--json] ...\n"
+    out(QStringLiteral("Usage: settledesk [--config FILE] [--db URL] [--verbose] [COMMAND] [--json] ...\n"
                        "With no command, opens the dashboard.\n\n"
                        "Commands:\n"
-                       "  engine                      run the settlement engine headless until SIGTERM/SIGINT\n"
+                       "  engine [--summary-interval S]   run the settlement engine headless until SIGTERM/SIGINT\n"
                        "  invoice create ...          create an invoice (see settledesk invoice create --help)\n"
                        "  invoice show ID             show one invoice\n"
                        "  invoice list [--state S]    list invoices\n"
@@ -399,18 +493,30 @@ bool isCliInvocation(const QStringList &arguments)
     return !words.isEmpty() && (Commands.contains(words.first()) || words.first() == QLatin1String("help"));
 }
 
-int runCli(const QStringList &arguments)
+int runCli(const QStringList &given)
 {
+    // --verbose, anywhere on the line: the engine's and the store's log categories on stderr too.
+    QStringList arguments = given;
+    const bool verbose = arguments.removeAll(QStringLiteral("--verbose")) > 0;
     const QStringList words = commandWords(arguments);
     const QString command = words.value(0);
     const QString sub = words.value(1);
+    configureLogging(command == QLatin1String("engine"), verbose);
     if (command == QLatin1String("help"))
         return usage();
     if (command == QLatin1String("engine")) {
         Context ctx(QStringLiteral("Run the settlement engine headless until SIGTERM or SIGINT; logs to stderr."));
+        QCommandLineOption summary(QStringLiteral("summary-interval"),
+                                   QStringLiteral("Seconds between the log's summary lines (default 600)."),
+                                   QStringLiteral("SECONDS"), QStringLiteral("600"));
+        ctx.parser.addOption(summary);
         if (int rc = ctx.parse(arguments, 1, 0, QString()); rc >= 0)
             return rc;
-        return runEngine(ctx);
+        bool ok = false;
+        const qint64 seconds = ctx.parser.value(summary).toLongLong(&ok);
+        if (!ok || seconds < 1 || seconds > 86400)
+            return fail(ExitUsage, QStringLiteral("--summary-interval must be a whole number of seconds from 1 to 86400"));
+        return runEngine(ctx, std::chrono::seconds(seconds));
     }
     if (command == QLatin1String("invoice")) {
         if (sub == QLatin1String("create"))

@@ -45,7 +45,7 @@ QJsonObject invoiceToJson(const InvoiceRecord &r)
     }
     return QJsonObject{
         {QStringLiteral("id"), r.id},
-        {QStringLiteral("order_ref"), r.orderRef},
+        {QStringLiteral("order_ref"), nullable(r.orderRef)},
         {QStringLiteral("asset"), r.asset},
         {QStringLiteral("state"), sv(name(inv.state))},
         {QStringLiteral("amount_required"), atomicText(inv.terms.required)},
@@ -88,7 +88,7 @@ QString invoiceLine(const InvoiceRecord &r)
 {
     return QStringLiteral("%1\t%2\t%3\t%4 of %5\t%6")
         .arg(r.id)
-        .arg(sv(name(r.invoice.state)), r.orderRef.isEmpty() ? QStringLiteral("-") : r.orderRef,
+        .arg(sv(name(r.invoice.state)), r.orderRef.isEmpty() ? QStringLiteral("none") : r.orderRef,
              coin(r.invoice.received(), r.asset), coin(r.invoice.terms.required, r.asset), r.address);
 }
 
@@ -107,8 +107,7 @@ QString invoiceToText(const InvoiceRecord &r)
     QTextStream s(&out);
     const Invoice &inv = r.invoice;
     s << "Invoice " << r.id << " (" << sv(name(inv.state)) << ")\n";
-    if (!r.orderRef.isEmpty())
-        s << "  order:      " << r.orderRef << "\n";
+    s << "  order:      " << (r.orderRef.isEmpty() ? QStringLiteral("none") : r.orderRef) << "\n";
     s << "  address:    " << r.address << "\n";
     s << "  due:        " << coin(inv.terms.required, r.asset) << "\n";
     if (!r.fiatAmount.isEmpty())

@@ -871,13 +871,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+73"/>
-        <location line="+522"/>
+        <location filename="../ui/mainwindow.cpp" line="+74"/>
+        <location line="+527"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-499"/>
+        <location line="-504"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -888,12 +888,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+476"/>
+        <location line="+481"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-475"/>
+        <location line="-480"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1008,7 +1008,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+103"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1033,12 +1033,12 @@ Ausgang %2</translation>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-512"/>
+        <location line="-517"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+355"/>
+        <location line="+360"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
@@ -1832,7 +1832,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+61"/>
+        <location filename="../ui/settingsdialog.cpp" line="+62"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -1897,7 +1897,12 @@ Ausgang %2</translation>
         <translation>&amp;Speicher</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
+        <source>empty: %1</source>
+        <translation>leer: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Browse…</source>
         <translation>Durchsuchen …</translation>
     </message>
@@ -1918,29 +1923,34 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+33"/>
+        <location line="-39"/>
+        <location line="+40"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-31"/>
+        <location line="-38"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+33"/>
+        <location line="+40"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-17"/>
+        <location line="-36"/>
+        <source>Settings are saved in %1.</source>
+        <translation>Die Einstellungen werden in %1 gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Accept %1</source>
         <translation>%1 annehmen</translation>
     </message>

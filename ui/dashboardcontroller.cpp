@@ -58,7 +58,6 @@ void DashboardController::start()
     // Window -> engine: requests, executed in the engine's thread in the order they were sent.
     m_connections << connect(w, &MainWindow::createInvoiceRequested, engine, &Engine::createInvoice, q)
                   << connect(w, &MainWindow::invoicePageRequested, engine, &Engine::queryInvoices, q)
-                  << connect(w, &MainWindow::invoiceCountRequested, engine, &Engine::countInvoices, q)
                   << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
                   << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
@@ -67,7 +66,6 @@ void DashboardController::start()
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
                   << connect(engine, &Engine::invoicePageLoaded, w, &MainWindow::handleInvoicePageLoaded, q)
-                  << connect(engine, &Engine::invoicesCounted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(engine, &Engine::invoiceLoaded, w, &MainWindow::handleInvoiceLoaded, q)
                   << connect(engine, &Engine::loadFailed, w, &MainWindow::handleLoadFailed, q)
                   << connect(engine, &Engine::refundsLoaded, w, &MainWindow::handleRefundsLoaded, q)
@@ -107,14 +105,26 @@ void DashboardController::start()
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();
 
-    // The overview's aggregates: a thread and a store connection of their own (StatsService).
+    // The overview's aggregates and the list's counts: a thread and a store connection of their own.
     m_statsThread = new QThread(this);
     m_statsThread->setObjectName(QStringLiteral("settledesk-stats"));
     auto *stats = new StatsService(m_config);
+    // The keychain is read in the engine's thread, as the engine reads it (QtKeychain is not for several threads).
+    stats->setPasswordReader([engine = QPointer<Engine>(engine), config = m_config]() {
+        QString secret;
+        if (engine)
+            QMetaObject::invokeMethod(
+                engine, [&] { secret = readSecret(config.databasePasswordEnv, QStringLiteral("database")); },
+                Qt::BlockingQueuedConnection);
+        return secret;
+    });
     stats->moveToThread(m_statsThread);
     connect(m_statsThread, &QThread::finished, stats, &QObject::deleteLater);
+    // The list's counts too: a count of a million rows must not hold up the pages in the engine's thread.
     m_connections << connect(w, &MainWindow::statsRequested, stats, &StatsService::compute, q)
+                  << connect(w, &MainWindow::invoiceCountRequested, stats, &StatsService::count, q)
                   << connect(stats, &StatsService::computed, w, &MainWindow::handleStats, q)
+                  << connect(stats, &StatsService::counted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
     m_statsThread->start();
 }

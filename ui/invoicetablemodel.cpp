@@ -399,7 +399,8 @@ bool InvoiceTableModel::handleFailed(quint64 requestId, const QString &error)
     for (auto *slot : {&m_reloadRequest, &m_belowRequest, &m_aboveRequest, &m_countRequest, &m_overallRequest})
         if (*slot == requestId)
             slot->reset();
-    if (pending.generation != m_generation)
+    // A count that failed leaves the count line as it was; the next change counts again.
+    if (pending.generation != m_generation || pending.fetch == Fetch::Count)
         return true;
     Q_EMIT loadFailed(error);
     // The list as asked is not shown yet: ask again shortly (the database may be back). A page below or above

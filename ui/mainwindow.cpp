@@ -32,6 +32,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QDir>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -319,9 +320,14 @@ void MainWindow::showPage(int page) { m_tabs->setCurrentIndex(page); }
 
 // ---- layout memory ----
 
+QString MainWindow::layoutFile()
+{
+    return QDir(Config::configDirectory()).filePath(QStringLiteral("dashboard.ini"));
+}
+
 void MainWindow::restoreLayout()
 {
-    QSettings s;
+    QSettings s(layoutFile(), QSettings::IniFormat);
     s.beginGroup(QStringLiteral("window"));
     if (s.contains(QStringLiteral("geometry")))
         restoreGeometry(s.value(QStringLiteral("geometry")).toByteArray());
@@ -338,7 +344,7 @@ void MainWindow::restoreLayout()
 
 void MainWindow::saveLayout() const
 {
-    QSettings s;
+    QSettings s(layoutFile(), QSettings::IniFormat);
     s.beginGroup(QStringLiteral("window"));
     s.setValue(QStringLiteral("geometry"), saveGeometry());
     s.setValue(QStringLiteral("state"), saveState());
@@ -633,6 +639,8 @@ void MainWindow::handleStats(quint64 requestId, const InvoiceStats &stats)
 
 void MainWindow::handleStatsFailed(quint64 requestId, const QString &error)
 {
+    if (m_invoices->handleFailed(requestId, error))
+        return; // a count of the list (counted in the same thread as the overview)
     if (m_statsRequest != requestId)
         return;
     m_statsRequest.reset();

@@ -54,6 +54,8 @@ public:
     const Config &config() const { return m_config; }
     // Applies a configuration's UI parts at once (notifications, currency, token contracts).
     void applyConfig(const Config &config);
+    // Where the window's layout (geometry, columns, page) is remembered: ~/.config/settledesk/dashboard.ini.
+    static QString layoutFile();
     // Forgets every invoice and refund item shown (the engine now reads another database).
     void clearData();
 
@@ -102,7 +104,7 @@ public Q_SLOTS:
     void handleRateFetched(quint64 requestId, const sd::RateQuote &quote);
     void handleRateFetchFailed(quint64 requestId, const QString &error);
     void handleStats(quint64 requestId, const sd::InvoiceStats &stats);
-    void handleStatsFailed(quint64 requestId, const QString &error);
+    void handleStatsFailed(quint64 requestId, const QString &error); // the overview's, or a count's
 
 Q_SIGNALS:
     // ---- what the window asks of the engine ----

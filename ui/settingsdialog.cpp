@@ -5,6 +5,7 @@
 #include "decimal.h"
 #include "displaytext.h"
 #include "secretwriter.h"
+#include "storeurl.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -151,11 +152,15 @@ QWidget *SettingsDialog::buildDatabase()
     form->addRow(tr("&Storage"), m_dbKind);
     m_dbStack = new QStackedWidget(page);
     auto *sqlite = new QWidget(m_dbStack);
-    auto *sqliteRow = new QHBoxLayout(sqlite);
-    sqliteRow->setContentsMargins(0, 0, 0, 0);
+    auto *sqlitePage = new QVBoxLayout(sqlite); // the row at the top, as the PostgreSQL form's first row
+    sqlitePage->setContentsMargins(0, 0, 0, 0);
+    auto *sqliteRow = new QHBoxLayout;
+    sqlitePage->addLayout(sqliteRow);
+    sqlitePage->addStretch(1);
     const QString url = m_original.databaseUrl;
     const bool pg = isPostgresUrl(url);
     m_sqlitePath = line(QStringLiteral("sqlitePath"), pg ? QString() : (url.startsWith(SqlitePrefix) ? url.mid(SqlitePrefix.size()) : url), sqlite);
+    m_sqlitePath->setPlaceholderText(tr("empty: %1").arg(defaultDatabasePath()));
     auto *browse = new QPushButton(tr("Browse…"), sqlite);
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString f = QFileDialog::getSaveFileName(this, tr("SQLite database file"), m_sqlitePath->text(),
@@ -182,6 +187,13 @@ QWidget *SettingsDialog::buildDatabase()
     pgForm->addRow(tr("…or from environment variable"), m_dbPasswordEnv);
     m_dbStack->addWidget(postgres);
     form->addRow(m_dbStack);
+    // Where these settings go (the passwords excepted: they go to the keychain).
+    auto *savedIn = new QLabel(tr("Settings are saved in %1.")
+                                   .arg(m_original.path.isEmpty() ? Config::defaultPath() : m_original.path), page);
+    savedIn->setObjectName(QStringLiteral("settingsFile"));
+    savedIn->setWordWrap(true);
+    savedIn->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(savedIn);
     connect(m_dbKind, &QComboBox::currentIndexChanged, m_dbStack, &QStackedWidget::setCurrentIndex);
     m_dbKind->setCurrentIndex(pg ? PostgresDb : SqliteDb);
     m_dbStack->setCurrentIndex(pg ? PostgresDb : SqliteDb);

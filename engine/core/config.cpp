@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "storeurl.h"
+
 #include "asset.h"
 #include "decimal.h"
 
@@ -58,18 +60,16 @@ AssetConfig *Config::asset(const QString &code)
     return const_cast<AssetConfig *>(std::as_const(*this).asset(code));
 }
 
-QString Config::defaultPath()
+QString Config::configDirectory()
 {
-    // ~/.config/settledesk/settledesk.ini (XDG_CONFIG_HOME respected).
+    // ~/.config/settledesk (XDG_CONFIG_HOME respected): the INI file and the dashboard's layout.
     return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
-        .filePath(QStringLiteral("settledesk/settledesk.ini"));
+        .filePath(QStringLiteral("settledesk"));
 }
 
-QString Config::defaultDatabaseUrl()
-{
-    return QStringLiteral("sqlite:") + QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
-                                           .filePath(QStringLiteral("settledesk.db"));
-}
+QString Config::defaultPath() { return QDir(configDirectory()).filePath(QStringLiteral("settledesk.ini")); }
+
+QString Config::defaultDatabaseUrl() { return QStringLiteral("sqlite:") + defaultDatabasePath(); }
 
 std::expected<Config, QString> Config::load(const QString &path)
 {
@@ -97,7 +97,7 @@ std::expected<Config, QString> Config::load(const QString &path)
 
     s.beginGroup(QStringLiteral("database"));
     config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
-    config.databasePasswordEnv = s.value(QStringLiteral("password_env")).toString().trimmed();
+    config.databasePasswordEnv = s.value(QStringLiteral("password_env"), config.databasePasswordEnv).toString().trimmed();
     if (!readInt(s, QStringLiteral("change_poll_ms"), config.changePollMs, 0, 3'600'000, error))
         return std::unexpected(error);
     s.endGroup();

@@ -46,8 +46,9 @@ struct RatesConfig
 struct Config
 {
     QString path;                    // the INI file read (may not exist)
-    QString databaseUrl;             // [database] url; default sqlite:<AppDataLocation>/settledesk.db
-    QString databasePasswordEnv;     // [database] password_env
+    QString databaseUrl;             // [database] url; default sqlite:~/.local/share/settledesk/settledesk.db
+    // [database] password_env: the environment variable holding the PostgreSQL password.
+    QString databasePasswordEnv = QStringLiteral("SETTLEDESK_DB_PASSWORD");
     // [database] change_poll_ms: how often a dashboard looks for changes nobody announced; 0: the database's
     // default (SQLite 250: it cannot push; PostgreSQL 5000, a safety net behind LISTEN/NOTIFY).
     int changePollMs = 0;
@@ -60,8 +61,9 @@ struct Config
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);
 
-    static QString defaultPath();
-    static QString defaultDatabaseUrl();
+    static QString configDirectory();    // ~/.config/settledesk: the INI file and the dashboard's layout
+    static QString defaultPath();        // ~/.config/settledesk/settledesk.ini
+    static QString defaultDatabaseUrl(); // sqlite: and defaultDatabasePath() (storeurl.h)
     // Reads `path` (or the default); missing keys take defaults; bad values are reported, not guessed.
     static std::expected<Config, QString> load(const QString &path = QString());
     // Writes everything except secrets.

@@ -250,6 +250,7 @@ void Engine::start()
             else if (d->creations.count(id)) {
                 const auto req = d->creations.at(id).request;
                 d->creations.erase(id);
+                qCDebug(lcEngine).noquote() << "invoice not created:" << raw->config.asset << "wallet:" << error;
                 Q_EMIT invoiceCreationFailed(req.requestId, tr("%1 wallet: %2").arg(raw->config.asset, error));
             }
         });
@@ -329,67 +330,27 @@ void Engine::stop()
 
 void Engine::createInvoice(const CreateInvoiceRequest &request)
 {
-    auto fail = [&](const QString &error) { Q_EMIT invoiceCreationFailed(request.requestId, error); };
+    auto fail = [&](const QString &error) {
+        qCDebug(lcEngine).noquote() << "invoice not created:" << error;
+        Q_EMIT invoiceCreationFailed(request.requestId, error);
+    };
     if (!d->running)
         return fail(tr("the engine is not running"));
-    const Asset *asset = findAsset(request.asset.toStdString());
-    if (!asset)
+    if (!findAsset(request.asset.toStdString()))
         return fail(tr("unknown asset %1").arg(request.asset));
     BackendSlot *slot = d->slotFor(request.asset);
     if (!slot)
         return fail(tr("no wallet is configured for %1").arg(request.asset));
-    const AssetConfig &cfg = slot->config;
-
-    NewInvoice invoice;
-    invoice.asset = QString::fromStdString(asset->code);
-    invoice.orderRef = request.orderRef;
-    Atomic required = 0;
-    Atomic tolerance = 0;
-    if (!request.cryptoAmount.isEmpty()) {
-        if (!request.fiatAmount.isEmpty())
-            return fail(tr("give either a crypto amount or a fiat amount, not both"));
-        auto amount = parseAmount(request.cryptoAmount.toStdString(), asset->decimals);
-        if (!amount)
-            return fail(tr("amount \"%1\": %2").arg(request.cryptoAmount, QString::fromUtf8(name(amount.error()).data())));
-        required = *amount;
-        // Without a rate there is no fiat epsilon to convert: a crypto-priced invoice has no dust tolerance
-        // unless a rate is given alongside.
-        if (!request.rate.isEmpty()) {
-            auto rate = Decimal::parse(request.rate.toStdString());
-            auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
-            if (!rate)
-                return fail(tr("rate \"%1\": %2").arg(request.rate, QString::fromUtf8(name(rate.error()).data())));
-            tolerance = fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0);
-            invoice.rate = request.rate;
-        }
-    } else {
-        auto fiat = Decimal::parse(request.fiatAmount.toStdString());
-        if (!fiat)
-            return fail(tr("fiat amount \"%1\": %2").arg(request.fiatAmount, QString::fromUtf8(name(fiat.error()).data())));
-        auto rate = Decimal::parse(request.rate.toStdString());
-        if (!rate)
-            return fail(tr("rate \"%1\": %2").arg(request.rate, QString::fromUtf8(name(rate.error()).data())));
-        auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
-        if (!due)
-            return fail(QString::fromUtf8(name(due.error()).data()));
-        required = *due;
-        auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
-        tolerance = fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0);
-        invoice.fiatAmount = request.fiatAmount;
-        invoice.fiatCurrency = request.fiatCurrency.isEmpty() ? d->config.fiatCurrency : request.fiatCurrency.toUpper();
-        invoice.rate = request.rate;
-    }
-    auto terms = makeTerms(required, tolerance, d->now(), request.quoteWindow.value_or(cfg.quoteWindow),
-                           request.graceWindow.value_or(cfg.graceWindow), cfg.minConfirmations);
-    if (!terms)
-        return fail(QString::fromUtf8(name(terms.error()).data()));
-    invoice.terms = *terms;
+    // Every check before the wallet hands out an address: a refused request costs none.
+    auto invoice = prepareInvoice(request, slot->config, d->config.fiatCurrency, d->now());
+    if (!invoice)
+        return fail(invoice.error());
 
     const quint64 internal = d->nextRequest++;
-    d->creations[internal] = PendingCreation{request, invoice, invoice.asset};
+    d->creations[internal] = PendingCreation{request, *invoice, invoice->asset};
     QString label = QStringLiteral("settledesk");
-    if (!request.orderRef.isEmpty())
-        label += QStringLiteral(" order ") + request.orderRef;
+    if (!invoice->orderRef.isEmpty())
+        label += QStringLiteral(" order ") + invoice->orderRef;
     slot->backend->allocateAddress(internal, label);
 }
 
@@ -403,18 +364,6 @@ void Engine::queryInvoices(quint64 requestId, const InvoiceQuery &query)
         return Q_EMIT loadFailed(requestId, page.error().message);
     }
     Q_EMIT invoicePageLoaded(requestId, *page);
-}
-
-void Engine::countInvoices(quint64 requestId, const InvoiceQuery &query)
-{
-    if (!d->ensureStore())
-        return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
-    auto count = d->store->invoiceCount(query);
-    if (!count) {
-        d->storeFailed(count.error());
-        return Q_EMIT loadFailed(requestId, count.error().message);
-    }
-    Q_EMIT invoicesCounted(requestId, *count);
 }
 
 void Engine::loadInvoice(quint64 requestId, qint64 invoiceId)
@@ -518,7 +467,7 @@ bool Engine::Private::holdLease(BackendSlot &slot)
         }
         if (!s->leaseHeld) {
             s->leaseHeld = true;
-            qCInfo(lcEngine) << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
+            qCInfo(lcEngine).noquote() << s->config.asset << "wallet lease taken: this engine polls" << s->status.backend;
         }
         if (s == &slot)
             return true;
@@ -624,7 +573,7 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
             storeFailed(reversed.error());
             continue;
         }
-        qCInfo(lcEngine) << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
+        qCInfo(lcEngine).noquote() << slot.config.asset << "deposit" << QString::fromStdString(r.deposit.key.txid) << "is gone from the wallet: reversed";
         outcomes.push_back(*reversed);
     }
 
@@ -636,6 +585,7 @@ void Engine::Private::onPolled(BackendSlot &slot, quint64 requestId, const Walle
     slot.failures = 0;
     slot.caughtUp = true;
     slot.lastCompletedPollStart = pollStart;
+    qCDebug(lcEngine).noquote() << slot.config.asset << "poll completed at height" << snapshot.chainHeight;
     slot.status.chainHeight = snapshot.chainHeight;
     slot.status.lastSuccess = toQDateTime(t);
     setHealth(slot, inconsistent.isEmpty() ? BackendHealth::Ok : BackendHealth::Degraded, inconsistent);
@@ -659,8 +609,10 @@ void Engine::Private::setHealth(BackendSlot &slot, BackendHealth health, const Q
     const bool changed = slot.status.health != health || slot.status.lastError != error;
     slot.status.health = health;
     slot.status.lastError = error;
-    if (!error.isEmpty())
-        qCWarning(lcEngine) << slot.config.asset << name(health).data() << error;
+    // The health itself is reported by the signal (the status bar, `settledesk engine`'s log line).
+    if (changed)
+        qCDebug(lcEngine).noquote() << slot.config.asset << name(health).data() << error;
+    // Every completed poll reports Ok (the dashboard shows when the wallet last answered).
     if (changed || health == BackendHealth::Ok)
         Q_EMIT q->backendStatusChanged(slot.status);
 }

@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "invoicerequest.h"
 #include "rateprovider.h"
 #include "store.h"
 #include "walletbackend.h"
@@ -20,21 +21,6 @@ class QNetworkAccessManager;
 class QTimer;
 
 namespace sd {
-
-struct CreateInvoiceRequest
-{
-    quint64 requestId = 0;
-    QString asset;
-    QString orderRef;
-    // Either a fiat price with a rate...
-    QString fiatAmount;
-    QString fiatCurrency;
-    QString rate;
-    // ...or a crypto amount (exact decimal in whole coins, e.g. "0.05").
-    QString cryptoAmount;
-    std::optional<Seconds> quoteWindow; // default: the asset's configuration
-    std::optional<Seconds> graceWindow;
-};
 
 // Creates the backend for an enabled asset, inside the engine thread. Tests may inject their own.
 using BackendFactory = std::function<WalletBackend *(const AssetConfig &, QNetworkAccessManager *, QObject *parent)>;
@@ -63,8 +49,6 @@ public Q_SLOTS:
     // Answered in request order with the changes pushed by invoicesChanged, so a page never overtakes a
     // newer change of the same invoice.
     void queryInvoices(quint64 requestId, const sd::InvoiceQuery &query);
-    // The list's size (Store::invoiceCount): invoicesCounted or loadFailed.
-    void countInvoices(quint64 requestId, const sd::InvoiceQuery &query);
     void loadInvoice(quint64 requestId, qint64 invoiceId);
     void loadRefunds(quint64 requestId);
     void pollNow(); // every backend, at once
@@ -80,7 +64,6 @@ Q_SIGNALS:
     void invoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
     void invoiceCreationFailed(quint64 requestId, const QString &error);
     void invoicePageLoaded(quint64 requestId, const sd::InvoicePage &page);
-    void invoicesCounted(quint64 requestId, const sd::InvoiceCount &count);
     void invoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
                        const QList<sd::InvoiceEventRecord> &events);
     void loadFailed(quint64 requestId, const QString &error);

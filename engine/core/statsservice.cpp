@@ -19,19 +19,45 @@ void StatsService::registerMetaTypes()
 {
     qRegisterMetaType<sd::InvoiceStatsRequest>();
     qRegisterMetaType<sd::InvoiceStats>();
+    qRegisterMetaType<sd::InvoiceQuery>();
+    qRegisterMetaType<sd::InvoiceCount>();
+}
+
+bool StatsService::ensureStore(quint64 requestId)
+{
+    if (m_store)
+        return true;
+    static QAtomicInteger<quint64> serial;
+    QString password;
+    if (m_config.databaseUrl.startsWith(QLatin1String("postgres")))
+        password = m_password ? m_password() : readSecret(m_config.databasePasswordEnv, QStringLiteral("database"));
+    auto opened = Store::open(m_config.databaseUrl, QStringLiteral("settledesk-stats-%1").arg(serial.fetchAndAddRelaxed(1)),
+                              password);
+    if (!opened) {
+        Q_EMIT failed(requestId, opened.error().message);
+        return false;
+    }
+    m_store = std::move(*opened);
+    return true;
+}
+
+void StatsService::count(quint64 requestId, const InvoiceQuery &query)
+{
+    if (!ensureStore(requestId))
+        return;
+    auto n = m_store->invoiceCount(query);
+    if (!n) {
+        if (n.error().kind == StoreError::Unreachable)
+            m_store.reset();
+        return Q_EMIT failed(requestId, n.error().message);
+    }
+    Q_EMIT counted(requestId, *n);
 }
 
 void StatsService::compute(quint64 requestId, const InvoiceStatsRequest &request)
 {
-    if (!m_store) {
-        static QAtomicInteger<quint64> serial;
-        auto opened = Store::open(m_config.databaseUrl,
-                                  QStringLiteral("settledesk-stats-%1").arg(serial.fetchAndAddRelaxed(1)),
-                                  readSecret(m_config.databasePasswordEnv, QStringLiteral("database")));
-        if (!opened)
-            return Q_EMIT failed(requestId, opened.error().message);
-        m_store = std::move(*opened);
-    }
+    if (!ensureStore(requestId))
+        return;
     const QTimeZone zone = request.timeZone.isEmpty() ? QTimeZone::systemTimeZone() : QTimeZone(request.timeZone);
     InvoiceStatsRequest req = request;
     bool cached = m_cache && m_cache->currency == request.currency && m_cache->timeZone == request.timeZone &&

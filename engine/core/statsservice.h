@@ -1,6 +1,6 @@
-// The overview's aggregates (Store::invoiceStats) in a worker thread of their own, on their own store
-// connection: at a million invoices they take a second or more, which must delay neither the engine's
-// recording nor the dashboard's pages. Reached by queued calls only; the store is opened in the worker
+// The overview's aggregates (Store::invoiceStats) and the invoice list's counts (Store::invoiceCount) in a
+// worker thread of their own, on their own store connection: at a million invoices they take from a tenth of
+// a second to a second or more, which must delay neither the engine's recording nor the dashboard's pages. Reached by queued calls only; the store is opened in the worker
 // thread on the first request (and again after it was lost). The settled volume and median of days or
 // weeks that ended more than a day ago are kept from the first answer (no write can change them: a settled
 // invoice stays settled, its time and price fixed; the day covers writers' clocks that lag), so later
@@ -11,6 +11,8 @@
 #include "store.h"
 
 #include <QObject>
+
+#include <functional>
 
 #include <optional>
 
@@ -25,13 +27,21 @@ public:
     explicit StatsService(Config config, QObject *parent = nullptr);
     ~StatsService() override;
 
+    // Where the PostgreSQL password comes from, called in the worker thread before the store is opened.
+    // Default: readSecret (environment, then keychain). The dashboard has the engine's thread read it, the
+    // one thread that talks to the keychain (QtKeychain jobs in several threads crash). SQLite needs none.
+    using PasswordReader = std::function<QString()>;
+    void setPasswordReader(PasswordReader reader) { m_password = std::move(reader); }
+
     static void registerMetaTypes();
 
 public Q_SLOTS:
     void compute(quint64 requestId, const sd::InvoiceStatsRequest &request);
+    void count(quint64 requestId, const sd::InvoiceQuery &query);
 
 Q_SIGNALS:
     void computed(quint64 requestId, const sd::InvoiceStats &stats);
+    void counted(quint64 requestId, const sd::InvoiceCount &count);
     void failed(quint64 requestId, const QString &error);
 
 private:
@@ -46,8 +56,10 @@ private:
         QMap<QDate, qint64> median;
     };
     void remember(const InvoiceStatsRequest &request, const InvoiceStats &stats);
+    bool ensureStore(quint64 requestId);
 
     Config m_config;
+    PasswordReader m_password;
     std::unique_ptr<Store> m_store;
     std::optional<Cache> m_cache;
 };

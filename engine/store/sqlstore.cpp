@@ -509,23 +509,10 @@ StoreResult<RefundItem> SqlStore::loadRefund(qint64 id, bool lock)
 
 StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
 {
+    if (auto valid = checkNewInvoice(in); !valid)
+        return std::unexpected(valid.error());
     const Asset *asset = findAsset(in.asset.toStdString());
-    if (!asset)
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(in.asset)});
-    if (in.orderRef.trimmed().isEmpty())
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the order reference is empty")});
     const InvoiceTerms &t = in.terms;
-    if (t.required == 0)
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the amount due must be greater than zero")});
-    if (t.tolerance >= t.required)
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the tolerance must be below the amount due")});
-    if (!(t.createdAt <= t.quoteExpiresAt && t.quoteExpiresAt <= t.graceExpiresAt))
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("the invoice windows are out of order")});
-    for (const auto &[label, text] : {std::pair{"fiat amount", &in.fiatAmount}, std::pair{"rate", &in.rate}}) {
-        if (!text->isEmpty() && !Decimal::parse(text->toStdString()))
-            return std::unexpected(StoreError{StoreError::Invalid,
-                                              QStringLiteral("the %1 \"%2\" is not a plain decimal").arg(QLatin1String(label), *text)});
-    }
     const Dialect d = m_session.dialect();
     const quint64 fiatMicros = fiatValueMicros(in.fiatAmount, in.rate, t.required, QString::fromStdString(asset->code));
     return m_session.write([&]() -> StoreResult<qint64> {
@@ -535,7 +522,7 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
                            " grace_expires_at, state, updated_at, fiat_micros) VALUES (:order_ref, :asset, :fiat_amount, :fiat_currency,"
                            " :rate, :required, :tolerance, :received, :surplus, :min_conf, :address, :address_index,"
                            " :created_at, :quote, :grace, :state, :updated_at, :fiat_micros) RETURNING id"),
-            {{QStringLiteral(":order_ref"), in.orderRef},
+            {{QStringLiteral(":order_ref"), in.orderRef.trimmed().isEmpty() ? QStringLiteral("") : in.orderRef},
              {QStringLiteral(":asset"), QString::fromStdString(asset->code)},
              {QStringLiteral(":fiat_amount"), text(in.fiatAmount)},
              {QStringLiteral(":fiat_currency"), text(in.fiatCurrency)},

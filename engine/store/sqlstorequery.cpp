@@ -56,19 +56,25 @@ QList<QVariant> keyValues(InvoiceSort sort, const InvoiceKey &k)
     return {k.id};
 }
 
-// The list's filters (states, asset, search) as WHERE terms.
-QStringList queryWhere(const InvoiceQuery &q, Dialect dialect, Binds &binds)
+// The list's filters (states, asset, search) as WHERE terms. A page filters states by their rank (the index
+// that also orders the page by creation); a count by the state itself (an index that holds it, read alone).
+QStringList queryWhere(const InvoiceQuery &q, Dialect dialect, Binds &binds, bool forCount = false)
 {
     QStringList where;
     const unsigned all = (1u << std::size(AllInvoiceStates)) - 1;
     if (q.states != 0 && (q.states & all) != all) {
-        QStringList ranks;
+        QStringList ranks, names;
         for (InvoiceState s : AllInvoiceStates)
-            if (q.matchesState(s))
+            if (q.matchesState(s)) {
                 ranks << QString::number(int(s));
-        // The ranks are written into the statement: the expression index is matched on its text's structure,
-        // and a handful of masks means a handful of cached statements.
-        where << QStringLiteral("(%1) IN (%2)").arg(stateRankSql(), ranks.join(u", "));
+                names << QStringLiteral("'%1'").arg(QString::fromUtf8(name(s).data()));
+            }
+        // Written into the statement: the expression index is matched on its text's structure, and a handful of
+        // masks means a handful of cached statements.
+        if (forCount)
+            where << QStringLiteral("state IN (%1)").arg(names.join(u", "));
+        else
+            where << QStringLiteral("(%1) IN (%2)").arg(stateRankSql(), ranks.join(u", "));
     }
     if (!q.asset.isEmpty()) {
         const Asset *a = findAsset(q.asset.toStdString());
@@ -224,7 +230,7 @@ StoreResult<InvoiceCount> SqlStore::invoiceCount(const InvoiceQuery &q)
 {
     return m_session.read([&]() -> StoreResult<InvoiceCount> {
         Binds binds;
-        const QStringList where = queryWhere(q, m_session.dialect(), binds);
+        const QStringList where = queryWhere(q, m_session.dialect(), binds, true);
         auto row = m_session.selectOne(QStringLiteral("SELECT count(*) FROM invoices%1")
                                            .arg(where.isEmpty() ? QString()
                                                                 : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND "))),

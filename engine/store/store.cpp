@@ -62,11 +62,30 @@ quint64 fiatValueMicros(const QString &fiatAmount, const QString &rate, Atomic r
 
 int Store::latestSchemaVersion() { return latestVersion(); }
 
+StoreResult<void> checkNewInvoice(const NewInvoice &in)
+{
+    const auto invalid = [](const QString &message) { return std::unexpected(StoreError{StoreError::Invalid, message}); };
+    if (!findAsset(in.asset.toStdString()))
+        return invalid(QStringLiteral("unknown asset \"%1\"").arg(in.asset));
+    if (in.orderRef.size() > MaxOrderRefLength)
+        return invalid(QStringLiteral("the order reference is longer than %1 characters").arg(MaxOrderRefLength));
+    const InvoiceTerms &t = in.terms;
+    if (t.required == 0)
+        return invalid(QStringLiteral("the amount due must be greater than zero"));
+    if (t.tolerance >= t.required)
+        return invalid(QStringLiteral("the tolerance must be below the amount due"));
+    if (!(t.createdAt <= t.quoteExpiresAt && t.quoteExpiresAt <= t.graceExpiresAt))
+        return invalid(QStringLiteral("the invoice windows are out of order"));
+    for (const auto &[label, text] : {std::pair{"fiat amount", &in.fiatAmount}, std::pair{"rate", &in.rate}}) {
+        if (!text->isEmpty() && !Decimal::parse(text->toStdString()))
+            return invalid(QStringLiteral("the %1 \"%2\" is not a plain decimal").arg(QLatin1String(label), *text));
+    }
+    return {};
+}
+
 StoreResult<std::unique_ptr<Store>> Store::open(const QString &url, const QString &connectionName, const QString &password)
 {
-    const QString defaultPath =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("settledesk.db"));
-    auto parsed = StoreUrl::parse(url, defaultPath);
+    auto parsed = StoreUrl::parse(url, defaultDatabasePath());
     if (!parsed)
         return std::unexpected(StoreError{StoreError::Invalid, parsed.error()});
     // A password in the URL (typed on a command line) wins; otherwise the caller's (environment / keychain).

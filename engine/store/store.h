@@ -89,6 +89,12 @@ struct NewInvoice
     std::optional<quint64> addressIndex;
 };
 
+// Everything Store::createInvoice checks but the address: callers check first, so a refused invoice never
+// costs a wallet address. The order reference is optional (a counter sale has none: empty or blank is
+// stored empty), otherwise kept verbatim, at most MaxOrderRefLength characters.
+inline constexpr int MaxOrderRefLength = 200;
+StoreResult<void> checkNewInvoice(const NewInvoice &invoice);
+
 struct InvoiceEventRecord
 {
     qint64 id = 0;

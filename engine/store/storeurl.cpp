@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -137,6 +138,17 @@ std::expected<StoreUrl, QString> StoreUrl::parse(const QString &url, const QStri
     out.kind = Sqlite;
     out.path = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     return out;
+}
+
+QString defaultDatabasePath(bool *legacy)
+{
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    const QString current = QDir(data).filePath(QStringLiteral("settledesk/settledesk.db"));
+    const QString earlier = QDir(data).filePath(QStringLiteral("Settledesk/settledesk/settledesk.db"));
+    const bool useEarlier = !QFileInfo::exists(current) && QFileInfo::exists(earlier);
+    if (legacy)
+        *legacy = useEarlier;
+    return useEarlier ? earlier : current;
 }
 
 } // namespace sd

@@ -34,4 +34,10 @@ struct StoreUrl
     static std::expected<StoreUrl, QString> parse(const QString &url, const QString &defaultSqlitePath);
 };
 
+// Where the embedded database lives unless the configuration names another:
+// $XDG_DATA_HOME/settledesk/settledesk.db, i.e. ~/.local/share/settledesk/settledesk.db. Earlier builds put
+// it in ~/.local/share/Settledesk/settledesk/settledesk.db; a database found only there is used where it
+// is (it is never moved while another process may have it open), and `legacy` says so.
+QString defaultDatabasePath(bool *legacy = nullptr);
+
 } // namespace sd

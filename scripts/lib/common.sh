@@ -11,11 +11,15 @@ die() { printf '[settledesk] error: %s\n' "$*" >&2; exit 1; }
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
     qtkeychain-qt6-dev libqt6sql6-sqlite libqt6sql6-psql libboost-dev libqrencode-dev libgl-dev libqt6svg6
+    libxcursor1  # the X platform plugin dlopens it for cursor themes, so no package depends on it
     dpkg-dev)  # dpkg-shlibdeps: `--target package` computes the .deb's library dependencies
-TEST_PACKAGES=(postgresql monero xvfb poppler-utils
+TEST_PACKAGES=(postgresql monero xvfb xauth poppler-utils  # xvfb-run needs xauth (only recommended by xvfb)
     desktop-file-utils appstream systemd  # validators for the package test (desktop entry, metainfo, unit)
     python3 openssl)  # free_port; the PostgreSQL test cluster's throw-away TLS certificate
 TEST_PACKAGES+=(nodejs curl)  # bcoin (Bitcoin regtest node; npm comes with NodeSource nodejs, else bitcoin.sh installs it)
+# Programs the test scripts and tests run; scripts/check-packages requires a listed package to provide each.
+TEST_COMMANDS=(monerod monero-wallet-rpc initdb pg_ctl postgres psql openssl curl python3 node setsid timeout
+    pdftotext dpkg-deb dpkg-shlibdeps desktop-file-validate appstreamcli systemd-analyze xvfb-run)
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {

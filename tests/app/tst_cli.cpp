@@ -2,10 +2,13 @@
 // created through the real monero-wallet-rpc.
 #include "regtest.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -23,6 +26,13 @@ private Q_SLOTS:
     void createShowListRoundTrip();
     void deadWalletExitsThreeAndWritesNothing();
     void headlessEngineRunsUntilSigterm();
+    void orderReferenceIsOptional();
+    void refusedCreateWritesAndAllocatesNothing_data();
+    void refusedCreateWritesAndAllocatesNothing();
+    void errorsArePrintedOnceLogsOnlyWhenAsked();
+    void databasePasswordEnvDefaultsAsDocumented();
+    void defaultPathsAreTheDocumentedOnes();
+    void engineLogsChangesAndSummariesNotEveryPoll();
 
 private:
     struct Run
@@ -31,7 +41,12 @@ private:
         QByteArray out, err;
     };
     Run run(QStringList args, const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
-    QString writeConfig(const QString &walletUrl);
+    QString writeConfig(const QString &walletUrl, quint32 account = 0, const QString &db = QString());
+    QProcessEnvironment walletEnv() const;
+    // The merchant wallet's subaddresses of `account` (get_address): how many the wallet has handed out.
+    int subaddressCount(quint32 account);
+
+    std::unique_ptr<sd::test::Regtest> m_regtest;
 
     QTemporaryDir m_dir;
     QString m_db;
@@ -52,23 +67,46 @@ TestCli::Run TestCli::run(QStringList args, const QProcessEnvironment &env)
                p.readAllStandardError()};
 }
 
-QString TestCli::writeConfig(const QString &walletUrl)
+QString TestCli::writeConfig(const QString &walletUrl, quint32 account, const QString &db)
 {
-    const QString path = m_dir.filePath(QStringLiteral("settledesk-%1.ini").arg(qHash(walletUrl)));
+    const QString path = m_dir.filePath(QStringLiteral("settledesk-%1-%2-%3.ini").arg(qHash(walletUrl)).arg(account).arg(qHash(db)));
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         qFatal("cannot write %s", qPrintable(path));
     f.write(QStringLiteral("[database]\nurl=sqlite:%1\n[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\n"
-                           "wallet_rpc_password_env=SD_TEST_XMR_PASSWORD\nrequest_timeout_ms=20000\n")
-                .arg(m_db, walletUrl, qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_USER"))
+                           "wallet_rpc_password_env=SD_TEST_XMR_PASSWORD\nrequest_timeout_ms=20000\naccount_index=%4\n")
+                .arg(db.isEmpty() ? m_db : db, walletUrl, qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_USER"))
+                .arg(account)
                 .toUtf8());
     return path;
+}
+
+QProcessEnvironment TestCli::walletEnv() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_PASSWORD"));
+    return env;
+}
+
+int TestCli::subaddressCount(quint32 account)
+{
+    sd::JsonValue params = sd::JsonValue::object();
+    params.insert(QStringLiteral("account_index"), sd::JsonValue::number(std::uint64_t(account)));
+    auto answer = sd::test::waitFor<sd::JsonValue>([&](auto done) {
+        m_regtest->merchant().rpc()->call(QStringLiteral("get_address"), params, done);
+    });
+    if (!answer)
+        qFatal("get_address: %s", qPrintable(answer.error()));
+    const sd::JsonValue *addresses = answer->find(u"addresses");
+    return addresses ? int(addresses->items().size()) : -1;
 }
 
 void TestCli::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_db = m_dir.filePath(QStringLiteral("cli.db"));
+    if (sd::test::Regtest::environmentPresent(nullptr))
+        m_regtest = std::make_unique<sd::test::Regtest>();
 }
 
 void TestCli::versionAndHelpNeedNoDisplay()
@@ -228,6 +266,226 @@ void TestCli::headlessEngineRunsUntilSigterm()
     QCOMPARE(engine.exitStatus(), QProcess::NormalExit);
     QCOMPARE(engine.exitCode(), 0);
     QVERIFY2(err.contains("engine stopped"), err.constData());
+}
+
+// A sale at the counter has no order reference: the invoice is created, stored without one and shown as
+// "none" (JSON null, as every absent value).
+void TestCli::orderReferenceIsOptional()
+{
+    SD_REQUIRE_REGTEST();
+    const QString config = writeConfig(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_URL"));
+    Run c = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("create"), QStringLiteral("--asset"),
+                 QStringLiteral("XMR"), QStringLiteral("--amount"), QStringLiteral("0.25"), QStringLiteral("--json")},
+                walletEnv());
+    QVERIFY2(c.code == 0, c.err.constData());
+    QVERIFY2(c.err.isEmpty(), c.err.constData());
+    const QJsonObject inv = QJsonDocument::fromJson(c.out).object();
+    QVERIFY(inv.contains(QStringLiteral("order_ref")));
+    QVERIFY(inv.value(QStringLiteral("order_ref")).isNull());
+    const QString id = QString::number(inv.value(QStringLiteral("id")).toInteger());
+    Run s = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("show"), id});
+    QCOMPARE(s.code, 0);
+    QVERIFY2(s.out.contains("  order:      none\n"), s.out.constData());
+    Run l = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("list")});
+    QVERIFY2(l.out.contains((id + QStringLiteral("\tawaiting_payment\tnone\t")).toUtf8()), l.out.constData());
+}
+
+void TestCli::refusedCreateWritesAndAllocatesNothing_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    const QStringList xmr{QStringLiteral("--asset"), QStringLiteral("XMR")};
+    QTest::newRow("negative amount") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("-1")} << "negative";
+    QTest::newRow("too many decimals") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("0.0000000000001")} << "decimals";
+    QTest::newRow("beyond 64 bits") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("18446744.073709551616")}
+                                    << "amount";
+    QTest::newRow("zero amount") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("0")} << "greater than zero";
+    QTest::newRow("bad rate") << xmr + QStringList{QStringLiteral("--fiat"), QStringLiteral("50"), QStringLiteral("--rate"), QStringLiteral("1,5")}
+                              << "rate";
+    QTest::newRow("zero quote window") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("1"), QStringLiteral("--quote-window"), QStringLiteral("0")}
+                                       << "quote window";
+    QTest::newRow("order too long") << xmr + QStringList{QStringLiteral("--amount"), QStringLiteral("1"), QStringLiteral("--order"), QString(201, u'x')}
+                                    << "longer than 200";
+}
+
+// Every argument is checked before the database is opened or the wallet is asked for an address: the
+// refused command leaves no database file behind and the wallet's subaddress count unchanged.
+void TestCli::refusedCreateWritesAndAllocatesNothing()
+{
+    SD_REQUIRE_REGTEST();
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    static quint32 account = 0;
+    if (!account) {
+        auto created = m_regtest->newMerchantAccount(QStringLiteral("tst_cli refused creates"));
+        QVERIFY2(created, created ? "" : qPrintable(created.error()));
+        account = *created;
+    }
+    const QString db = m_dir.filePath(QStringLiteral("refused-%1.db").arg(QTest::currentDataTag()).replace(u' ', u'-'));
+    const QString config = writeConfig(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_URL"), account, db);
+    const int before = subaddressCount(account);
+    Run c = run(QStringList{QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("create")} + args, walletEnv());
+    QCOMPARE(c.code, 1);
+    QVERIFY2(QString::fromUtf8(c.err).contains(message), c.err.constData());
+    QVERIFY(c.out.isEmpty());
+    QCOMPARE(subaddressCount(account), before);
+    QVERIFY2(!QFileInfo::exists(db), "a refused command created the database");
+}
+
+// A failing command prints its error once, as "settledesk: <message>"; the engine's and the store's log
+// categories appear only when asked for (--verbose, or QT_LOGGING_RULES).
+void TestCli::errorsArePrintedOnceLogsOnlyWhenAsked()
+{
+    const QString db = m_dir.filePath(QStringLiteral("dead-wallet.db"));
+    const QString config = writeConfig(QStringLiteral("http://127.0.0.1:1/json_rpc"), 0, db);
+    const QStringList create{QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("create"),
+                             QStringLiteral("--asset"), QStringLiteral("XMR"), QStringLiteral("--amount"), QStringLiteral("0.1")};
+    QProcessEnvironment quiet = QProcessEnvironment::systemEnvironment();
+    quiet.remove(QStringLiteral("QT_LOGGING_RULES"));
+    Run plain = run(create, quiet);
+    QCOMPARE(plain.code, 3);
+    const QList<QByteArray> lines = plain.err.trimmed().split('\n');
+    QVERIFY2(lines.size() == 1 && lines.first().startsWith("settledesk: ") && lines.first().contains("XMR wallet"),
+             plain.err.constData());
+    Run missing = run({QStringLiteral("--db"), QStringLiteral("sqlite:") + db, QStringLiteral("invoice"), QStringLiteral("show"),
+                       QStringLiteral("424242")}, quiet);
+    QCOMPARE(missing.code, 2);
+    QCOMPARE(missing.err.trimmed().count('\n'), 0);
+    QVERIFY2(missing.err.startsWith("settledesk: "), missing.err.constData());
+
+    Run verbose = run(QStringList{QStringLiteral("--verbose")} + create, quiet);
+    QCOMPARE(verbose.code, 3);
+    QVERIFY2(verbose.err.contains("settledesk.engine"), verbose.err.constData());
+    QVERIFY2(verbose.err.trimmed().endsWith(lines.first()), verbose.err.constData()); // the same error, last
+    QProcessEnvironment rules = quiet;
+    rules.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("settledesk.engine.debug=true"));
+    Run asked = run(create, rules);
+    QVERIFY2(asked.err.contains("settledesk.engine"), asked.err.constData());
+}
+
+// docs/cli.md: the PostgreSQL password comes from the variable named by [database] password_env, which
+// defaults to SETTLEDESK_DB_PASSWORD.
+void TestCli::databasePasswordEnvDefaultsAsDocumented()
+{
+    const QString url = qEnvironmentVariable("SETTLEDESK_TEST_PG_URL");
+    if (url.isEmpty()) {
+        if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))
+            QSKIP("SETTLEDESK_TEST_PG_URL not set");
+        QFAIL("SETTLEDESK_TEST_PG_URL not set: scripts/test starts PostgreSQL");
+    }
+    const QString config = m_dir.filePath(QStringLiteral("pg-default-env.ini"));
+    {
+        QFile f(config);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("[database]\nurl=%1&schema=cli_password_env\n").arg(url).toUtf8()); // no password_env
+    }
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("PGPASSWORD"));
+    env.remove(QStringLiteral("SETTLEDESK_DB_PASSWORD"));
+    Run without = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--json")}, env);
+    QCOMPARE(without.code, 3);
+    env.insert(QStringLiteral("SETTLEDESK_DB_PASSWORD"), qEnvironmentVariable("SETTLEDESK_TEST_PG_PASSWORD"));
+    Run with = run({QStringLiteral("--config"), config, QStringLiteral("invoice"), QStringLiteral("list"), QStringLiteral("--json")}, env);
+    QVERIFY2(with.code == 0, with.err.constData());
+    QVERIFY(QJsonDocument::fromJson(with.out).isArray());
+}
+
+// The defaults the program uses are the ones README.md and docs/cli.md give, and the documents give no
+// other: the INI in ~/.config/settledesk/, the embedded database in ~/.local/share/settledesk/.
+void TestCli::defaultPathsAreTheDocumentedOnes()
+{
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("HOME"), home.path());
+    env.remove(QStringLiteral("XDG_DATA_HOME"));
+    const auto runAtHome = [&](const QStringList &args) {
+        QProcess p;
+        QProcessEnvironment e = env;
+        e.remove(QStringLiteral("XDG_CONFIG_HOME"));
+        e.remove(QStringLiteral("DISPLAY"));
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(SETTLEDESK_BINARY), args);
+        p.waitForFinished(60000);
+        return p.exitCode();
+    };
+    const QString documentedConfig = QStringLiteral("~/.config/settledesk/settledesk.ini");
+    const QString documentedDatabase = QStringLiteral("~/.local/share/settledesk/settledesk.db");
+    const auto expand = [&](QString documented) { return documented.replace(0, 1, home.path()); };
+
+    // No configuration: the embedded database is created at its documented place.
+    QCOMPARE(runAtHome({QStringLiteral("invoice"), QStringLiteral("list")}), 0);
+    QVERIFY2(QFileInfo::exists(expand(documentedDatabase)), qPrintable(expand(documentedDatabase)));
+    // The documented INI is the one read without --config.
+    QDir().mkpath(QFileInfo(expand(documentedConfig)).path());
+    QFile ini(expand(documentedConfig));
+    QVERIFY(ini.open(QIODevice::WriteOnly));
+    ini.write(QStringLiteral("[database]\nurl=sqlite:%1/elsewhere.db\n").arg(home.path()).toUtf8());
+    ini.close();
+    QCOMPARE(runAtHome({QStringLiteral("invoice"), QStringLiteral("list")}), 0);
+    QVERIFY(QFileInfo::exists(home.filePath(QStringLiteral("elsewhere.db"))));
+
+    // Every home path the documents mention is one of these (or the dashboard's layout file beside the INI).
+    const QStringList allowed{documentedConfig, documentedDatabase, QStringLiteral("~/.config/settledesk/dashboard.ini"),
+                              QStringLiteral("~/.config/settledesk/"), QStringLiteral("~/.local/share/settledesk/")};
+    static const QRegularExpression homePath(QStringLiteral("~/\\.(config|local/share)/[^\\s`'\")]*"));
+    for (const QString &doc : {QStringLiteral("README.md"), QStringLiteral("docs/cli.md")}) {
+        QFile f(QStringLiteral(SETTLEDESK_SOURCE_DIR "/") + doc);
+        QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(doc));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains(documentedConfig), qPrintable(doc + QStringLiteral(" does not give the INI's default")));
+        for (auto it = homePath.globalMatch(text); it.hasNext();) {
+            const QString found = it.next().captured(0);
+            QVERIFY2(allowed.contains(found), qPrintable(QStringLiteral("%1 mentions %2").arg(doc, found)));
+        }
+    }
+    QFile readme(QStringLiteral(SETTLEDESK_SOURCE_DIR "/README.md"));
+    QVERIFY(readme.open(QIODevice::ReadOnly));
+    QVERIFY2(QString::fromUtf8(readme.readAll()).contains(documentedDatabase), "README does not give the database's default");
+}
+
+// `settledesk engine` logs a wallet's health when it changes and a summary every --summary-interval, not
+// a line per poll; an invoice is logged when it changes, not again for every block.
+void TestCli::engineLogsChangesAndSummariesNotEveryPoll()
+{
+    SD_REQUIRE_REGTEST();
+    // An account of its own: nothing else pays it, so nothing changes while the engine polls.
+    auto account = m_regtest->newMerchantAccount(QStringLiteral("tst_cli engine log"));
+    QVERIFY2(account, account ? "" : qPrintable(account.error()));
+    const QString config = writeConfig(qEnvironmentVariable("SETTLEDESK_TEST_XMR_MERCHANT_URL"), *account,
+                                       m_dir.filePath(QStringLiteral("engine-log.db")));
+    QFile ini(config);
+    QVERIFY(ini.open(QIODevice::Append));
+    ini.write("poll_interval_ms=200\n");
+    ini.close();
+    QProcessEnvironment env = walletEnv();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.remove(QStringLiteral("QT_LOGGING_RULES"));
+    QProcess engine;
+    engine.setProcessEnvironment(env);
+    engine.start(QStringLiteral(SETTLEDESK_BINARY),
+                 {QStringLiteral("--config"), config, QStringLiteral("engine"), QStringLiteral("--summary-interval"), QStringLiteral("2")});
+    QVERIFY(engine.waitForStarted());
+    QByteArray err;
+    // Two summaries: about 20 polls at 200 ms, one "ok" line.
+    QTRY_VERIFY_WITH_TIMEOUT((err += engine.readAllStandardError()).count("polls completed since the last summary") >= 2, 60000);
+    engine.terminate();
+    QVERIFY(engine.waitForFinished(30000));
+    err += engine.readAllStandardError();
+    QCOMPARE(engine.exitCode(), 0);
+    qsizetype healthLines = 0;
+    for (const QByteArray &line : err.split('\n'))
+        if (line.contains(": ok (height") && !line.startsWith("settledesk: summary:"))
+            ++healthLines;
+    QCOMPARE(healthLines, qsizetype(1)); // connecting -> ok, once
+    QVERIFY2(!err.contains("poll completed"), err.constData()); // the engine's debug lines only when asked
+    QVERIFY2(err.contains(" 0 invoice changes and 0 refund queue arrivals since the last summary"), err.constData());
+    const QRegularExpression polls(QStringLiteral("summary: XMR wallet .*: ok \\(height \\d+\\), (\\d+) polls completed"));
+    int counted = 0;
+    for (auto it = polls.globalMatch(QString::fromUtf8(err)); it.hasNext();)
+        counted += it.next().captured(1).toInt();
+    QVERIFY2(counted >= 3, err.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -9,6 +9,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <optional>
+
 // QFAILs (or QSKIPs with SETTLEDESK_ALLOW_SKIP=1) when the node's environment is missing.
 #define SD_REQUIRE_BCOIN()                                                                                   \
     do {                                                                                                    \
@@ -83,7 +85,65 @@ public:
         return sd::jsonToUInt64(rpc(m_nodeUrl, QStringLiteral("getblockcount"), "[]")).value_or(0);
     }
 
-    // Mines `n` blocks to the customer; the last block's hash (empty on failure).
+    // How many confirmations the node gives `txid`: 0 in the mempool, empty when the node does not know it.
+    std::optional<quint64> confirmations(const QString &txid)
+    {
+        m_error.clear();
+        const sd::JsonValue tx = rpc(m_nodeUrl, QStringLiteral("getrawtransaction"), "[\"" + txid.toUtf8() + "\",true]");
+        if (!m_error.isEmpty())
+            return std::nullopt;
+        const sd::JsonValue *count = tx.find(u"confirmations");
+        return count ? sd::jsonToUInt64(*count).value_or(0) : 0;
+    }
+
+    // bcoin answers a wallet send, sendrawtransaction and resendwallettransactions before its mempool has
+    // taken the transaction (its NodeClient.send calls node.relay(tx) without waiting), so a block mined
+    // straight after may be built without it. Waits until the node knows every one of `txids` (mempool or
+    // chain), at most `timeoutMs`; false with lastError() naming the missing ones.
+    bool waitUntilKnown(const QStringList &txids, int timeoutMs = 10000)
+    {
+        QStringList missing;
+        const bool known = QTest::qWaitFor([&] {
+            missing.clear();
+            for (const QString &txid : txids)
+                if (!confirmations(txid))
+                    missing << txid;
+            return missing.isEmpty();
+        }, timeoutMs);
+        if (!known)
+            m_error = QStringLiteral("the node does not know %1 after %2 ms").arg(missing.join(QStringLiteral(", "))).arg(timeoutMs);
+        return known;
+    }
+
+    // Mines one block at a time until the node has every one of `txids` in a block, at most `maxBlocks`;
+    // the hash of the top block, which holds the last of them (empty on failure, see lastError()). Use it
+    // wherever a test mines after a payment and relies on the payment being mined.
+    QString mineUntilIncluded(const QStringList &txids, int maxBlocks = 10)
+    {
+        if (!waitUntilKnown(txids))
+            return QString();
+        QStringList pooled;
+        for (int block = 1; block <= maxBlocks; ++block) {
+            const QString top = mine(1);
+            if (top.isEmpty())
+                return QString();
+            pooled.clear();
+            for (const QString &txid : txids) {
+                const auto count = confirmations(txid);
+                if (!count)
+                    return QString(); // dropped: lastError() says so
+                if (*count == 0)
+                    pooled << txid;
+            }
+            if (pooled.isEmpty())
+                return top;
+        }
+        m_error = QStringLiteral("not mined after %1 blocks: %2").arg(maxBlocks).arg(pooled.join(QStringLiteral(", ")));
+        return QString();
+    }
+
+    // Mines `n` blocks to the customer; the last block's hash (empty on failure). After a payment, use
+    // mineUntilIncluded: a block is not proof that a given transaction is in it.
     QString mine(int n = 1)
     {
         const sd::JsonValue hashes = rpc(m_nodeUrl, QStringLiteral("generatetoaddress"),
@@ -119,6 +179,9 @@ public:
                 m_error = QStringLiteral("send: %1").arg(QString::fromUtf8(tx->serialize().left(300)));
             return QString();
         }
+        // The wallet answered before the node's mempool took it (see waitUntilKnown).
+        if (!waitUntilKnown({hash->toString()}))
+            return QString();
         return hash->toString();
     }
 

@@ -172,6 +172,9 @@ struct EngineSetup
         env.insert(QStringLiteral("XDG_DATA_HOME"), dir + QStringLiteral("/xdg-data"));
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        // The engine's debug lines too: "XMR poll completed at height N" marks each completed poll (the
+        // log proper reports only changes and summaries).
+        env.insert(QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("settledesk.engine.debug=true"));
         return env;
     }
 };

@@ -124,6 +124,13 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
         sent[s->txid] = amount;
         return true;
     };
+    // Every payment sent so far, for mining until the daemon has them in blocks.
+    auto sentTxids = [&] {
+        QStringList txids;
+        for (const auto &[txid, amount] : sent)
+            txids << txid;
+        return txids;
+    };
 
     chaos::EngineProcess engine(QStringLiteral(SETTLEDESK_BINARY), m_ini, m_env);
     QVERIFY(engine.start());
@@ -138,7 +145,7 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
     auto storedCount = [&] { return int(stored().value_or(QList<DepositRecord>{}).size()); };
     QVERIFY(pay(inv[QStringLiteral("before")].address, 2 * XMR / 10));
     QVERIFY(pay(inv[QStringLiteral("during")].address, XMR / 10));
-    SD_CHECK(m_rt->mine(1));
+    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), 2, Wait);
 
     // The server goes down (fast: open sessions are ended). The engine says so and keeps running.
@@ -153,7 +160,7 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
     // Money arrives while the database is down.
     QVERIFY(pay(inv[QStringLiteral("during")].address, 3 * XMR / 10));
     QVERIFY(pay(stranger.address, XMR / 20));
-    SD_CHECK(m_rt->mine(1));
+    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
     QTest::qWait(int(std::max<qint64>(0, OutageMs - outage.elapsed()))); // the outage itself: nothing to wait for
     QVERIFY(engine.running());
     QVERIFY(!stored()); // really down
@@ -196,7 +203,7 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
 
     // One more completed poll so the cursor covers the last block; then the wallet and the database agree.
     const qsizetype pollMark = engine.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(engine.printedSince(pollMark, ": ok (height"), Wait);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.printedSince(pollMark, "poll completed"), Wait);
     engine.terminate();
     QVERIFY(engine.waitForFinished(20000));
     QCOMPARE(engine.exitCode(), 0);

@@ -134,17 +134,14 @@ void TestReconcile::balancedAfterScenarioThenPlantedDifferencesFound()
            })));
     SD_TRY(auto paid, m_rt->transfer(inv.address, XMR / 2 + XMR / 10));
     SD_TRY(auto unmatched, m_rt->transfer(stranger.address, XMR / 5));
-    bool settled = false;
-    for (int i = 0; i < 8 && !settled; ++i) {
-        SD_CHECK(m_rt->mine(1));
-        settled = QTest::qWaitFor([&] {
-            auto rec = m_store->invoice(inv.id);
-            auto items = m_store->refunds();
-            return rec && rec->invoice.state == InvoiceState::Settled && items && !items->isEmpty()
-                && std::ranges::any_of(*items, [&](const RefundItem &it) { return it.txids.contains(unmatched.txid); })
-                && std::ranges::all_of(rec->deposits, [](const DepositRecord &d) { return d.height.has_value(); });
-        }, 8000);
-    }
+    SD_CHECK(m_rt->mineUntilIncluded({paid.txid, unmatched.txid}));
+    const bool settled = QTest::qWaitFor([&] {
+        auto rec = m_store->invoice(inv.id);
+        auto items = m_store->refunds();
+        return rec && rec->invoice.state == InvoiceState::Settled && items && !items->isEmpty()
+            && std::ranges::any_of(*items, [&](const RefundItem &it) { return it.txids.contains(unmatched.txid); })
+            && std::ranges::all_of(rec->deposits, [](const DepositRecord &d) { return d.height.has_value(); });
+    }, Wait);
     QVERIFY2(settled, "the invoice did not settle or the unmatched payment did not reach the refund queue");
     // One more completed poll after the last block, so the cursor covers it.
     QSignalSpy status(m_engine.get(), &Engine::backendStatusChanged);
@@ -197,7 +194,8 @@ void TestReconcile::balancedAfterScenarioThenPlantedDifferencesFound()
     // 3. Planted: money the wallet received in a block the stored cursor claims was polled, but the engine
     //    never recorded (a skipped poll). Not "not yet polled": a real difference, named by its txid.
     SD_TRY(auto missed, m_rt->transfer(stranger.address, XMR / 100));
-    SD_CHECK(m_rt->mine(2));
+    SD_CHECK(m_rt->mineUntilIncluded({missed.txid}));
+    SD_CHECK(m_rt->mine(1));
     SD_TRY(quint64 height, m_rt->daemonHeight());
     MoneroBackend probe(m_rt->merchantConfig(), QString(), m_rt->network());
     const QString backendId = probe.backendId();

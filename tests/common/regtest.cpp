@@ -1,5 +1,7 @@
 #include "regtest.h"
 
+#include <QElapsedTimer>
+
 namespace sd::test {
 
 namespace {
@@ -134,6 +136,8 @@ std::expected<Regtest::Sent, QString> Regtest::send(const QList<MoneroDestinatio
     }
     if (!built)
         return std::unexpected(built.error());
+    if (auto relayed = waitUntilRelayed({built->txid}); !relayed)
+        return std::unexpected(relayed.error());
     return Sent{built->txid, built->amount, built->fee};
 }
 
@@ -157,6 +161,89 @@ std::expected<quint64, QString> Regtest::mine(int blocks)
     if (!refreshed)
         return std::unexpected(refreshed.error());
     return top + 1;
+}
+
+std::expected<QMap<QString, quint64>, QString> Regtest::transactionHeights(const QStringList &txids)
+{
+    JsonValue hashes = JsonValue::array();
+    for (const QString &txid : txids)
+        hashes.append(JsonValue::string(txid));
+    JsonValue body = JsonValue::object();
+    body.insert(QStringLiteral("txs_hashes"), std::move(hashes));
+    auto answer = waitFor<JsonValue>([&](auto done) { m_daemon->post(QStringLiteral("/get_transactions"), body, done); });
+    if (!answer)
+        return std::unexpected(answer.error());
+    JsonReader r(*answer, QStringLiteral("get_transactions"));
+    QMap<QString, quint64> heights;
+    for (JsonReader &tx : r.arrayOr(u"txs")) {
+        const QString hash = tx.string(u"tx_hash");
+        const bool inPool = tx.booleanOr(u"in_pool", false);
+        const quint64 height = tx.uint64Or(u"block_height", 0);
+        heights.insert(hash, inPool ? 0 : height);
+    }
+    if (!r.ok())
+        return std::unexpected(r.error());
+    return heights;
+}
+
+std::expected<void, QString> Regtest::waitUntilRelayed(const QStringList &txids, int timeoutMs)
+{
+    QElapsedTimer elapsed;
+    elapsed.start();
+    for (;;) {
+        auto pool = waitFor<JsonValue>([&](auto done) {
+            m_daemon->post(QStringLiteral("/get_transaction_pool"), JsonValue::object(), done);
+        });
+        if (!pool)
+            return std::unexpected(pool.error());
+        JsonReader r(*pool, QStringLiteral("get_transaction_pool"));
+        QStringList waiting;
+        for (JsonReader &tx : r.arrayOr(u"transactions"))
+            if (txids.contains(tx.string(u"id_hash")) && !tx.booleanOr(u"relayed", false))
+                waiting << tx.string(u"id_hash");
+        if (!r.ok())
+            return std::unexpected(r.error());
+        // A transaction no longer in the pool was mined or dropped: nothing to wait for.
+        if (waiting.isEmpty())
+            return {};
+        if (elapsed.elapsed() > timeoutMs)
+            return std::unexpected(QStringLiteral("the daemon did not relay %1 within %2 ms")
+                                       .arg(waiting.join(QStringLiteral(", ")))
+                                       .arg(timeoutMs));
+        QTest::qWait(5);
+    }
+}
+
+std::expected<quint64, QString> Regtest::mineUntilIncluded(const QStringList &txids, int maxBlocks)
+{
+    if (auto relayed = waitUntilRelayed(txids); !relayed)
+        return std::unexpected(relayed.error());
+    QString state;
+    for (int block = 1; block <= maxBlocks; ++block) {
+        auto height = mine(1);
+        if (!height)
+            return height;
+        auto heights = transactionHeights(txids);
+        if (!heights)
+            return std::unexpected(heights.error());
+        QStringList unknown, pooled;
+        for (const QString &txid : txids) {
+            if (!heights->contains(txid))
+                unknown << txid;
+            else if (heights->value(txid) == 0)
+                pooled << txid;
+        }
+        if (!unknown.isEmpty())
+            return std::unexpected(QStringLiteral("the daemon does not know %1 (never relayed, or dropped from the pool)")
+                                       .arg(unknown.join(QStringLiteral(", "))));
+        if (pooled.isEmpty()) {
+            if (block > 1)
+                qInfo("mineUntilIncluded: mined after %d blocks", block);
+            return *height;
+        }
+        state = QStringLiteral("%1 still in the pool").arg(pooled.join(QStringLiteral(", ")));
+    }
+    return std::unexpected(QStringLiteral("not mined after %1 blocks: %2").arg(maxBlocks).arg(state));
 }
 
 std::expected<void, QString> Regtest::flushPool(const QStringList &txids)

@@ -13,6 +13,7 @@
 #include "walletbackend.h"
 
 #include <QEventLoop>
+#include <QMap>
 #include <QNetworkAccessManager>
 #include <QTest>
 #include <QTimer>
@@ -101,8 +102,23 @@ public:
     // One transaction paying several destinations.
     std::expected<Sent, QString> transferMany(const QList<MoneroDestination> &destinations, quint64 unlockTime = 0);
     // Mines `blocks` blocks to the customer's primary address and refreshes the customer wallet;
-    // answers the daemon's new height (block count).
+    // answers the daemon's new height (block count). After a transfer, use mineUntilIncluded instead: a
+    // block is not proof that a given transaction is in it.
     std::expected<quint64, QString> mine(int blocks);
+    // Mines one block at a time until the daemon reports every one of `txids` in a block (get_transactions:
+    // in_pool false, a block height), at most `maxBlocks`; answers the new height (block count): the last
+    // of them is in the top block. Fails, naming each transaction's state, when one is unknown to the
+    // daemon (dropped) or still in the pool after `maxBlocks`. Use it wherever a test mines after a
+    // transfer or a relay and relies on the payment being mined.
+    std::expected<quint64, QString> mineUntilIncluded(const QStringList &txids, int maxBlocks = 10);
+    // Waits until the daemon has handed each of `txids` to its relay (get_transaction_pool: relayed), the
+    // moment from which its block template includes them (tests/README.md, "Regtest: why a block can miss
+    // a transaction just sent"). transfer() and transferMany() already do; call it after a relay of a stored
+    // transaction (relay_tx, send_raw_transaction) before mining.
+    std::expected<void, QString> waitUntilRelayed(const QStringList &txids, int timeoutMs = 10000);
+    // Where the daemon has each transaction: its block height (0 while in the pool), or absent when the
+    // daemon does not know it (never seen, or dropped from the pool).
+    std::expected<QMap<QString, quint64>, QString> transactionHeights(const QStringList &txids);
     // Drops these transactions from the daemon's pool (all when empty).
     std::expected<void, QString> flushPool(const QStringList &txids);
     // Removes the top `blocks` blocks (their transactions go back to the pool); answers the new height.

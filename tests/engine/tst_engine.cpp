@@ -338,10 +338,19 @@ void TestEngine::refusesBadInvoiceRequests()
     r.fiatAmount = QStringLiteral("50");
     r.rate = QStringLiteral("0");
     QVERIFY(ask(r).contains(QStringLiteral("rate")));
+    r.asset = QStringLiteral("XMR");
+    r.rate = QStringLiteral("150");
+    r.quoteWindow = Seconds(0);
+    QVERIFY(ask(r).contains(QStringLiteral("quote window")));
+    r.quoteWindow.reset();
+    r.orderRef = QString(MaxOrderRefLength + 1, u'x');
+    QVERIFY(ask(r).contains(QStringLiteral("longer than")));
+    r.orderRef.clear();
     r.asset = QStringLiteral("BTC");
     r.rate = QStringLiteral("60000");
     QVERIFY(ask(r).contains(QStringLiteral("no wallet")));
     QCOMPARE(m_store->invoices({})->size(), 0); // nothing half-written
+    QVERIFY2(m_backend->labels.isEmpty(), "a refused request took an address from the wallet");
 }
 
 QTEST_GUILESS_MAIN(TestEngine)

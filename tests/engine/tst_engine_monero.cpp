@@ -41,9 +41,9 @@ private:
     void stopEngine();
     InvoiceRecord create(const QString &amount, Seconds quote, Seconds grace, const QString &rate = QString());
     InvoiceRecord record(qint64 id);
-    // Mines until the invoice settles: a transaction relayed just before generateblocks can miss that
-    // block, so one block is not always enough.
-    bool mineUntilSettled(qint64 id);
+    // Mines until the daemon has `txids` in a block (Regtest::mineUntilIncluded), then waits for the engine
+    // to settle the invoice.
+    bool mineUntilSettled(qint64 id, const QStringList &txids);
     QList<RefundItem> refundsFor(qint64 id);
 
     std::unique_ptr<test::Regtest> m_rt;
@@ -133,15 +133,13 @@ InvoiceRecord TestEngineMonero::record(qint64 id)
     return *r;
 }
 
-bool TestEngineMonero::mineUntilSettled(qint64 id)
+bool TestEngineMonero::mineUntilSettled(qint64 id, const QStringList &txids)
 {
-    for (int i = 0; i < 8; ++i) {
-        if (!m_rt->mine(1))
-            return false;
-        if (QTest::qWaitFor([&] { return record(id).invoice.state == InvoiceState::Settled; }, 8000))
-            return true;
+    if (auto mined = m_rt->mineUntilIncluded(txids); !mined) {
+        qWarning("%s", qPrintable(mined.error()));
+        return false;
     }
-    return false;
+    return QTest::qWaitFor([&] { return record(id).invoice.state == InvoiceState::Settled; }, Wait);
 }
 
 QList<RefundItem> TestEngineMonero::refundsFor(qint64 id)
@@ -159,7 +157,7 @@ void TestEngineMonero::fullPaymentSettles()
     QCOMPARE(inv.invoice.terms.required, Atomic(XMR / 2));
     SD_TRY(auto sent, m_rt->transfer(inv.address, XMR / 2));
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Confirming, Wait); // seen in the pool
-    QVERIFY(mineUntilSettled(inv.id));
+    QVERIFY(mineUntilSettled(inv.id, {sent.txid}));
     const InvoiceRecord done = record(inv.id);
     QCOMPARE(done.invoice.received(), Atomic(XMR / 2));
     QCOMPARE(done.deposits.size(), 1);
@@ -171,14 +169,14 @@ void TestEngineMonero::fullPaymentSettles()
 void TestEngineMonero::partialThenRestInsideGraceSettles()
 {
     const InvoiceRecord inv = create(QStringLiteral("0.05"), 3s, 60s);
-    SD_CHECK(m_rt->transfer(inv.address, 45'000'000'000ULL)); // the seed: 0.045 of 0.050
+    SD_TRY(auto first, m_rt->transfer(inv.address, 45'000'000'000ULL)); // the seed: 0.045 of 0.050
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::PartiallyPaid, Wait);
     // The quote lapses; the rest arrives inside the grace window.
     QTRY_VERIFY_WITH_TIMEOUT(SystemClock::instance()->now() > inv.invoice.terms.quoteExpiresAt + 1s, Wait);
-    SD_CHECK(m_rt->transfer(inv.address, 5'000'000'000ULL));
+    SD_TRY(auto rest, m_rt->transfer(inv.address, 5'000'000'000ULL));
     // Seen in the pool inside the grace window: paid in full, waiting for its confirmation.
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Confirming, Wait);
-    QVERIFY(mineUntilSettled(inv.id));
+    QVERIFY(mineUntilSettled(inv.id, {first.txid, rest.txid}));
     QCOMPARE(record(inv.id).invoice.received(), Atomic(50'000'000'000ULL));
     QVERIFY(refundsFor(inv.id).isEmpty());
 }
@@ -190,8 +188,8 @@ void TestEngineMonero::partialThenRestAfterHardBoundaryIsUnderpaidExpired()
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::PartiallyPaid, Wait);
     // The hard boundary passes on the clock alone: the engine expires the invoice.
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::UnderpaidExpired, Wait);
-    SD_CHECK(m_rt->transfer(inv.address, 5'000'000'000ULL)); // the rest, too late
-    SD_CHECK(m_rt->mine(1));
+    SD_TRY(auto late, m_rt->transfer(inv.address, 5'000'000'000ULL)); // the rest, too late
+    SD_CHECK(m_rt->mineUntilIncluded({late.txid}));
     QTRY_COMPARE_WITH_TIMEOUT(refundsFor(inv.id).size(), 2, Wait);
     const InvoiceRecord closed = record(inv.id);
     QCOMPARE(closed.invoice.state, InvoiceState::UnderpaidExpired);
@@ -211,19 +209,19 @@ void TestEngineMonero::paymentAfterQuoteInsideGraceSettles()
 {
     const InvoiceRecord inv = create(QStringLiteral("0.2"), 1s, 120s);
     QTRY_VERIFY_WITH_TIMEOUT(SystemClock::instance()->now() > inv.invoice.terms.quoteExpiresAt + 1s, Wait);
-    SD_CHECK(m_rt->transfer(inv.address, XMR / 5));
-    QVERIFY(mineUntilSettled(inv.id));
+    SD_TRY(auto sent, m_rt->transfer(inv.address, XMR / 5));
+    QVERIFY(mineUntilSettled(inv.id, {sent.txid}));
     QVERIFY(refundsFor(inv.id).isEmpty()); // never treated as a refund
 }
 
 void TestEngineMonero::twoPaymentsInOneBlockBothCount()
 {
     const InvoiceRecord inv = create(QStringLiteral("0.3"), 600s, 60s);
-    SD_CHECK(m_rt->transfer(inv.address, XMR / 10));
-    SD_CHECK(m_rt->transfer(inv.address, XMR / 5));
+    SD_TRY(auto one, m_rt->transfer(inv.address, XMR / 10));
+    SD_TRY(auto two, m_rt->transfer(inv.address, XMR / 5));
     // Both in the daemon's pool (the engine saw them there) before the block is mined.
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Confirming, Wait);
-    QVERIFY(mineUntilSettled(inv.id));
+    QVERIFY(mineUntilSettled(inv.id, {one.txid, two.txid}));
     const InvoiceRecord done = record(inv.id);
     QCOMPARE(done.deposits.size(), 2);
     QVERIFY(done.deposits.at(0).height.has_value());
@@ -238,7 +236,7 @@ void TestEngineMonero::oneTransactionPayingTwoInvoicesCreditsBoth()
     SD_TRY(auto sent, m_rt->transferMany({MoneroDestination{a.address, 110'000'000'000ULL},
                                           MoneroDestination{b.address, 220'000'000'000ULL}}));
     QTRY_COMPARE_WITH_TIMEOUT(record(a.id).invoice.state, InvoiceState::Confirming, Wait);
-    QVERIFY(mineUntilSettled(a.id));
+    QVERIFY(mineUntilSettled(a.id, {sent.txid}));
     QTRY_COMPARE_WITH_TIMEOUT(record(b.id).invoice.state, InvoiceState::Settled, Wait);
     QCOMPARE(QString::fromStdString(record(a.id).deposits.first().deposit.key.txid), sent.txid);
     QCOMPARE(QString::fromStdString(record(b.id).deposits.first().deposit.key.txid), sent.txid);
@@ -249,8 +247,8 @@ void TestEngineMonero::shortByLessThanToleranceSettles()
     // 0.5 XMR with a rate of 100 USD/XMR: the 0.05 USD tolerance is 0.0005 XMR = 500,000,000 piconero.
     const InvoiceRecord inv = create(QStringLiteral("0.5"), 600s, 60s, QStringLiteral("100"));
     QCOMPARE(inv.invoice.terms.tolerance, Atomic(500'000'000ULL));
-    SD_CHECK(m_rt->transfer(inv.address, XMR / 2 - 400'000'000ULL));
-    QVERIFY(mineUntilSettled(inv.id));
+    SD_TRY(auto sent, m_rt->transfer(inv.address, XMR / 2 - 400'000'000ULL));
+    QVERIFY(mineUntilSettled(inv.id, {sent.txid}));
     QCOMPARE(record(inv.id).invoice.shortfall(), Atomic(400'000'000ULL));
 }
 
@@ -271,10 +269,9 @@ void TestEngineMonero::engineDownWhileCustomerPaysInTimeStillSettles()
 {
     const InvoiceRecord inv = create(QStringLiteral("0.25"), 5s, 5s);
     stopEngine();
-    SD_CHECK(m_rt->transfer(inv.address, XMR / 4));
-    // Mined in time: the block time is the deposit's effective time (two blocks, in case the first missed it).
-    SD_CHECK(m_rt->mine(1));
-    SD_CHECK(m_rt->mine(1));
+    SD_TRY(auto sent, m_rt->transfer(inv.address, XMR / 4));
+    // Mined in time: the block time is the deposit's effective time.
+    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
     // Only restarted well after the hard boundary.
     QTRY_VERIFY_WITH_TIMEOUT(SystemClock::instance()->now() > inv.invoice.terms.graceExpiresAt + 2s, Wait);
     startEngine();
@@ -294,12 +291,12 @@ void TestEngineMonero::wrongPasswordIsDownAndLosesNothing()
     QTRY_VERIFY_WITH_TIMEOUT(!m_statuses.isEmpty() && m_statuses.last().health == BackendHealth::Down, Wait);
     QVERIFY2(m_statuses.last().lastError.contains(QStringLiteral("authentication"), Qt::CaseInsensitive),
              qPrintable(m_statuses.last().lastError));
-    SD_CHECK(m_rt->transfer(inv.address, 3 * XMR / 20)); // the customer pays while the engine cannot see
-    SD_CHECK(m_rt->mine(1));
+    SD_TRY(auto sent, m_rt->transfer(inv.address, 3 * XMR / 20)); // the customer pays while the engine cannot see
+    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
     QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
     stopEngine();
     startEngine(); // the password fixed
-    QVERIFY(mineUntilSettled(inv.id));
+    QVERIFY(mineUntilSettled(inv.id, {sent.txid}));
     QTRY_VERIFY_WITH_TIMEOUT(m_statuses.last().health == BackendHealth::Ok, Wait);
 }
 

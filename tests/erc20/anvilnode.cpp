@@ -86,6 +86,28 @@ bool AnvilNode::mine(int blocks)
     return call(QStringLiteral("anvil_mine"), JsonValue::array({JsonValue::string(QStringLiteral("0x%1").arg(blocks, 0, 16))})).has_value();
 }
 
+bool AnvilNode::mineUntilIncluded(const QStringList &txHashes, int maxBlocks)
+{
+    QStringList pending;
+    for (int block = 1; block <= maxBlocks; ++block) {
+        if (!mine())
+            return false;
+        pending.clear();
+        for (const QString &hash : txHashes) {
+            auto receipt = call(QStringLiteral("eth_getTransactionReceipt"), JsonValue::array({JsonValue::string(hash)}));
+            if (!receipt)
+                return false;
+            const JsonValue *number = receipt->find(u"blockNumber");
+            if (!number || number->isNull())
+                pending << hash;
+        }
+        if (pending.isEmpty())
+            return true;
+    }
+    m_error = QStringLiteral("not mined after %1 blocks: %2").arg(maxBlocks).arg(pending.join(QStringLiteral(", ")));
+    return false;
+}
+
 std::optional<quint64> AnvilNode::head()
 {
     auto r = call(QStringLiteral("eth_blockNumber"), JsonValue::array());

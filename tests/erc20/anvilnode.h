@@ -43,6 +43,11 @@ public:
     QString mint(const QString &token, const QString &to, const QString &amountHex);
     QString transfer(const QString &token, const QString &from, const QString &to, quint64 amount);
     bool mine(int blocks = 1);
+    // Mines one block at a time until every one of `txHashes` has a receipt in a block (at most
+    // `maxBlocks`); false with lastError() naming the ones not mined. Use it wherever a test mines after
+    // a transfer and relies on it being mined. (anvil takes a transaction into its pool before
+    // eth_sendTransaction answers, so the first block holds it; this proves it instead of assuming it.)
+    bool mineUntilIncluded(const QStringList &txHashes, int maxBlocks = 10);
     std::optional<quint64> head();
     QString snapshot();                  // evm_snapshot id
     bool revert(const QString &snapshotId);

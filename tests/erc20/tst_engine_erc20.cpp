@@ -64,9 +64,9 @@ void TestEngineErc20::init()
     // A fresh token per case: earlier cases' payments to the same pool addresses are not its events.
     m_token = m_node->deployToken();
     QVERIFY2(!m_token.isEmpty(), qPrintable(m_node->lastError()));
-    QVERIFY2(!m_node->mint(m_token, QString::fromLatin1(AnvilNode::Customer), QString::number(1000 * Usdt, 16)).isEmpty(),
-             qPrintable(m_node->lastError()));
-    QVERIFY(m_node->mine());
+    const QString minted = m_node->mint(m_token, QString::fromLatin1(AnvilNode::Customer), QString::number(1000 * Usdt, 16));
+    QVERIFY2(!minted.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({minted}), qPrintable(m_node->lastError()));
 
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
@@ -160,15 +160,17 @@ void TestEngineErc20::partialPaymentsSettleAtTwelveConfirmations()
     QVERIFY(!inv.addressIndex);
     const QString customer = QString::fromLatin1(AnvilNode::Customer);
 
-    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 4 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString firstPart = m_node->transfer(m_token, customer, inv.address, 4 * Usdt);
+    QVERIFY2(!firstPart.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({firstPart}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::PartiallyPaid; }));
     QCOMPARE(record(inv.id).invoice.received(), 4 * Usdt);
     QCOMPARE(record(inv.id).deposits.size(), 1);
     QCOMPARE(record(inv.id).deposits.at(0).deposit.confirmations, 1u);
 
-    QVERIFY(!m_node->transfer(m_token, customer, inv.address, 6 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString rest = m_node->transfer(m_token, customer, inv.address, 6 * Usdt);
+    QVERIFY2(!rest.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({rest}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
     QCOMPARE(record(inv.id).invoice.received(), 10 * Usdt);
 
@@ -203,8 +205,9 @@ void TestEngineErc20::partialPaymentsSettleAtTwelveConfirmations()
 void TestEngineErc20::reorgedOutPaymentIsReversed()
 {
     const InvoiceRecord inv = create(QStringLiteral("5"));
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 5 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString paid = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, 5 * Usdt);
+    QVERIFY2(!paid.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({paid}), qPrintable(m_node->lastError()));
     QVERIFY(m_node->mine(2));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) {
         return r.invoice.state == InvoiceState::Confirming && !r.deposits.isEmpty() && r.deposits.at(0).deposit.confirmations == 3;
@@ -232,8 +235,9 @@ void TestEngineErc20::amountBeyond64BitsIsRefused()
     const QString snapshot = m_node->snapshot();
     QVERIFY(!snapshot.isEmpty());
     // 2^64 base units: one more than Settledesk's amounts can hold.
-    QVERIFY(!m_node->mint(m_token, inv.address, QStringLiteral("10000000000000000")).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString huge = m_node->mint(m_token, inv.address, QStringLiteral("10000000000000000"));
+    QVERIFY2(!huge.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({huge}), qPrintable(m_node->lastError()));
     QVERIFY(QTest::qWaitFor([this] {
         return !m_statuses.isEmpty() && m_statuses.last().health != BackendHealth::Ok
             && m_statuses.last().lastError.contains(QStringLiteral("does not fit 64 bits"));
@@ -247,8 +251,9 @@ void TestEngineErc20::amountBeyond64BitsIsRefused()
 
     // Gone from the chain (evm_revert), the wallet is healthy again and an ordinary payment counts.
     QVERIFY(m_node->revert(snapshot));
-    QVERIFY(!m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, Usdt).isEmpty());
-    QVERIFY(m_node->mine());
+    const QString ordinary = m_node->transfer(m_token, QString::fromLatin1(AnvilNode::Customer), inv.address, Usdt);
+    QVERIFY2(!ordinary.isEmpty(), qPrintable(m_node->lastError()));
+    QVERIFY2(m_node->mineUntilIncluded({ordinary}), qPrintable(m_node->lastError()));
     QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Confirming; }));
     QVERIFY(QTest::qWaitFor([this] { return m_statuses.last().health == BackendHealth::Ok; }, Wait));
 }
@@ -268,11 +273,14 @@ void TestEngineErc20::emptyPoolRefusesNewInvoices()
 void TestEngineErc20::listIncomingReadsTheWholeChain()
 {
     const QString customer = QString::fromLatin1(AnvilNode::Customer);
-    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(1), 2 * Usdt).isEmpty());
-    QVERIFY(!m_node->transfer(m_token, customer, QString::fromLatin1(AnvilNode::Deployer), 3 * Usdt).isEmpty());
-    QVERIFY(m_node->mine());
-    QVERIFY(!m_node->transfer(m_token, customer, Pool.at(0), 1 * Usdt).isEmpty());
-    QVERIFY(m_node->mine(3));
+    const QString toPool = m_node->transfer(m_token, customer, Pool.at(1), 2 * Usdt);
+    const QString toOther = m_node->transfer(m_token, customer, QString::fromLatin1(AnvilNode::Deployer), 3 * Usdt);
+    QVERIFY(!toPool.isEmpty() && !toOther.isEmpty());
+    QVERIFY2(m_node->mineUntilIncluded({toPool, toOther}), qPrintable(m_node->lastError()));
+    const QString later = m_node->transfer(m_token, customer, Pool.at(0), 1 * Usdt);
+    QVERIFY(!later.isEmpty());
+    QVERIFY2(m_node->mineUntilIncluded({later}), qPrintable(m_node->lastError()));
+    QVERIFY(m_node->mine(2));
 
     QNetworkAccessManager nam;
     AssetConfig usdt;

@@ -143,7 +143,7 @@ void TestMoneroBackend::poolPaymentThenMined()
     const qint64 seenSecs = inPool->effectiveAt.time_since_epoch().count() / 1000;
     QVERIFY2(seenSecs >= before - 2 && seenSecs <= QDateTime::currentSecsSinceEpoch() + 2, "pool time = when the wallet first saw it");
 
-    SD_TRY(const quint64 heightAfter, m_regtest->mine(1));
+    SD_TRY(const quint64 heightAfter, m_regtest->mineUntilIncluded({sent.txid}));
     SD_TRY(const WalletSnapshot mined, poll(startHeight - 1));
     const Observation *inBlock = findObservation(mined, sent.txid, address.addressIndex);
     QVERIFY2(inBlock, "the mined payment is listed once (no leftover pool entry)");
@@ -177,7 +177,7 @@ void TestMoneroBackend::twoPaymentsToOneSubaddress()
     SD_TRY(const WalletSnapshot pooled, poll(startHeight - 1));
     QCOMPARE(forIndex(pooled, address.addressIndex).size(), 2);
 
-    SD_CHECK(m_regtest->mine(1));
+    SD_CHECK(m_regtest->mineUntilIncluded({first.txid, second.txid}));
     SD_TRY(const WalletSnapshot mined, poll(startHeight - 1));
     const auto observations = forIndex(mined, address.addressIndex);
     QCOMPARE(observations.size(), 2);
@@ -206,7 +206,7 @@ void TestMoneroBackend::oneTransactionPayingTwoSubaddresses()
     QCOMPARE(p1->address, one.address);
     QCOMPARE(p2->address, two.address);
 
-    SD_CHECK(m_regtest->mine(1));
+    SD_CHECK(m_regtest->mineUntilIncluded({sent.txid}));
     SD_TRY(const WalletSnapshot mined, poll(startHeight - 1));
     const Observation *m1 = findObservation(mined, sent.txid, one.addressIndex);
     const Observation *m2 = findObservation(mined, sent.txid, two.addressIndex);
@@ -240,7 +240,7 @@ void TestMoneroBackend::minHeightIsExclusive()
     SD_TRY(const MoneroNewAddress address, freshAddress("tst-min-height"));
     SD_TRY(const quint64 startHeight, m_regtest->daemonHeight());
     SD_TRY(const Regtest::Sent sent, m_regtest->transfer(address.address, 300 * MilliXmr));
-    SD_CHECK(m_regtest->mine(1));
+    SD_CHECK(m_regtest->mineUntilIncluded({sent.txid}));
     SD_TRY(const WalletSnapshot all, poll(startHeight - 1));
     const Observation *mined = findObservation(all, sent.txid, address.addressIndex);
     QVERIFY(mined && mined->height);
@@ -258,7 +258,8 @@ void TestMoneroBackend::timeLockedPaymentStaysUnconfirmed()
     SD_TRY(const MoneroNewAddress address, freshAddress("tst-time-locked"));
     SD_TRY(const quint64 startHeight, m_regtest->daemonHeight());
     SD_TRY(const Regtest::Sent sent, m_regtest->transfer(address.address, 100 * MilliXmr, startHeight + 1000));
-    SD_CHECK(m_regtest->mine(2));
+    SD_CHECK(m_regtest->mineUntilIncluded({sent.txid}));
+    SD_CHECK(m_regtest->mine(1));
     SD_TRY(const WalletSnapshot snapshot, poll(startHeight - 1));
     const Observation *o = findObservation(snapshot, sent.txid, address.addressIndex);
     QVERIFY(o && o->height);
@@ -272,25 +273,17 @@ void TestMoneroBackend::reorgKeepsOrDropsPayment()
     SD_TRY(const MoneroNewAddress dropped, freshAddress("tst-reorg-dropped"));
     SD_TRY(const quint64 startHeight, m_regtest->daemonHeight());
     SD_TRY(const Regtest::Sent survivor, m_regtest->transfer(kept.address, 110 * MilliXmr));
-    // The daemon may leave a transaction it has just accepted out of the next block (seen once in a CI run:
-    // the poll after one block did not list it as mined): mine until it is in one (at most 3 blocks); the
-    // pop below then removes exactly its block.
-    WalletSnapshot before;
-    const Observation *minedOnce = nullptr;
-    for (int block = 0; block < 3 && !(minedOnce && minedOnce->height); ++block) {
-        SD_CHECK(m_regtest->mine(1));
-        SD_TRY(before, poll(startHeight - 1));
-        minedOnce = findObservation(before, survivor.txid, kept.addressIndex);
-        if (block > 0)
-            qInfo("the payment was mined in block %d after the transfer", block + 1);
-    }
+    // Mined: the payment is in the top block, so the pop below removes exactly its block.
+    SD_CHECK(m_regtest->mineUntilIncluded({survivor.txid}));
+    SD_TRY(const WalletSnapshot before, poll(startHeight - 1));
+    const Observation *minedOnce = findObservation(before, survivor.txid, kept.addressIndex);
     QVERIFY(minedOnce && minedOnce->height);
     const quint64 firstHeight = *minedOnce->height;
 
     // The block goes away, its tx returns to the pool and is mined again in a replacement block.
     SD_TRY(const quint64 afterPop, m_regtest->popBlocks(1));
     QCOMPARE(afterPop, firstHeight); // the new block count: the tx's block is gone
-    SD_CHECK(m_regtest->mine(1));
+    SD_CHECK(m_regtest->mineUntilIncluded({survivor.txid}));
     SD_TRY(const WalletSnapshot remined, poll(startHeight - 1));
     const Observation *again = findObservation(remined, survivor.txid, kept.addressIndex);
     QVERIFY2(again, "a payment re-mined after a reorg is listed once");
@@ -299,7 +292,7 @@ void TestMoneroBackend::reorgKeepsOrDropsPayment()
 
     // This time the popped tx is also dropped from the pool: after the next blocks it is gone.
     SD_TRY(const Regtest::Sent victim, m_regtest->transfer(dropped.address, 120 * MilliXmr));
-    SD_CHECK(m_regtest->mine(1));
+    SD_CHECK(m_regtest->mineUntilIncluded({victim.txid}));
     SD_TRY(const WalletSnapshot seen, poll(startHeight - 1));
     QVERIFY(findObservation(seen, victim.txid, dropped.addressIndex));
     SD_CHECK(m_regtest->popBlocks(1));

@@ -60,8 +60,9 @@ private slots:
         // The merchant's new outputs unlock 10 blocks after the one that holds them: mine until the wallet
         // can spend at least the payment (the refund may spend any of the merchant's unlocked outputs).
         Atomic unlocked = 0;
+        SD_CHECK(regtest.mineUntilIncluded({sent.txid}));
         for (int round = 0; round < 6 && unlocked < paid; ++round) {
-            SD_TRY(auto height, regtest.mine(round == 0 ? 11 : 2));
+            SD_TRY(auto height, regtest.mine(round == 0 ? 10 : 2));
             Q_UNUSED(height);
             SD_CHECK(regtest.merchantRefresh());
             SD_TRY(auto balance, test::waitFor<MoneroBalance>([&](auto done) { regtest.merchant().getBalance(0, done); }));
@@ -129,8 +130,7 @@ private slots:
               qPrintable(again ? QStringLiteral("txid ") + *again : QStringLiteral("error ") + again.error()));
         if (again)
             QCOMPARE(*again, done.payoutTxid);
-        SD_TRY(auto mined, regtest.mine(1));
-        Q_UNUSED(mined);
+        SD_CHECK(regtest.mineUntilIncluded({done.payoutTxid}));
 
         // The customer's wallet: exactly one transaction with that txid, for the item minus the fee.
         MoneroTransferQuery query;

@@ -787,7 +787,7 @@ void TstStoreRecord::createInvoiceValidates()
     x.asset = QStringLiteral("DOGE");
     QVERIFY(refused(x));
     x = n;
-    x.orderRef = QStringLiteral("  ");
+    x.orderRef = QString(MaxOrderRefLength + 1, u'o');
     QVERIFY(refused(x));
     x = n;
     x.terms.required = 0;
@@ -813,6 +813,20 @@ void TstStoreRecord::createInvoiceValidates()
     QCOMPARE(load(*ok).fiatAmount, QString());
     QCOMPARE(load(*ok).rate, QString());
     QCOMPARE(load(*ok).invoice.terms.quoteExpiresAt, T0 + DefaultQuoteWindow);
+    // The order reference is optional (a sale at the counter has none): blank is stored empty, anything
+    // else verbatim.
+    x = n;
+    x.orderRef = QStringLiteral("  ");
+    x.address = QStringLiteral("addr-no-order");
+    SD_TRY(noOrder, m_store->createInvoice(x, T0));
+    QCOMPARE(load(*noOrder).orderRef, QString());
+    x.orderRef = QStringLiteral(" 2024-0153\tline ");
+    x.address = QStringLiteral("addr-verbatim");
+    SD_TRY(verbatim, m_store->createInvoice(x, T0));
+    QCOMPARE(load(*verbatim).orderRef, QStringLiteral(" 2024-0153\tline "));
+    x.orderRef = QString(MaxOrderRefLength, u'o');
+    x.address = QStringLiteral("addr-longest");
+    QVERIFY(m_store->createInvoice(x, T0).has_value());
 }
 
 QTEST_GUILESS_MAIN(TstStoreRecord)

@@ -3,6 +3,9 @@
 #include "storeurl.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace sd;
@@ -17,6 +20,7 @@ private Q_SLOTS:
     void postgresDefaults();
     void refused_data();
     void refused();
+    void defaultDatabaseLocation();
 };
 
 void TstStoreUrl::sqlite_data()
@@ -109,6 +113,34 @@ void TstStoreUrl::refused()
     auto parsed = StoreUrl::parse(url, QStringLiteral("/default.db"));
     QVERIFY(!parsed.has_value());
     QVERIFY2(parsed.error().contains(mentions), qPrintable(parsed.error()));
+}
+
+// ~/.local/share/settledesk/settledesk.db ($XDG_DATA_HOME respected); a database only at the location of
+// earlier builds is used there, never moved.
+void TstStoreUrl::defaultDatabaseLocation()
+{
+    QTemporaryDir data;
+    QVERIFY(data.isValid());
+    qputenv("XDG_DATA_HOME", data.path().toUtf8());
+    const QString current = data.filePath(QStringLiteral("settledesk/settledesk.db"));
+    const QString earlier = data.filePath(QStringLiteral("Settledesk/settledesk/settledesk.db"));
+    bool legacy = true;
+    QCOMPARE(defaultDatabasePath(&legacy), current);
+    QVERIFY(!legacy);
+    QVERIFY(QDir().mkpath(QFileInfo(earlier).path()));
+    QFile old(earlier);
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.close();
+    QCOMPARE(defaultDatabasePath(&legacy), earlier);
+    QVERIFY(legacy);
+    QVERIFY(QDir().mkpath(QFileInfo(current).path()));
+    QFile now(current);
+    QVERIFY(now.open(QIODevice::WriteOnly));
+    now.close();
+    QCOMPARE(defaultDatabasePath(&legacy), current);
+    QVERIFY(!legacy);
+    QVERIFY(QFileInfo::exists(earlier)); // never moved or removed
+    qunsetenv("XDG_DATA_HOME");
 }
 
 QTEST_APPLESS_MAIN(TstStoreUrl)

@@ -18,7 +18,7 @@
 #include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
-#include <QSettings>
+#include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -61,7 +61,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("SettledeskTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-        QSettings().clear();
+        QFile::remove(MainWindow::layoutFile());
     }
 
     void pagesInTheInvoices()
@@ -268,7 +268,7 @@ private Q_SLOTS:
 
     void rememberesGeometryAndColumns()
     {
-        QSettings().clear();
+        QFile::remove(MainWindow::layoutFile());
         int width = 0;
         QByteArray order;
         {
@@ -287,7 +287,7 @@ private Q_SLOTS:
         QCOMPARE(h->visualIndex(M::StateColumn), 0);
         QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::OverviewTab));
         QCOMPARE(again.size(), QSize(1111, 666));
-        QSettings().clear();
+        QFile::remove(MainWindow::layoutFile());
     }
 
     void shortcutsAndNewInvoiceThroughTheWindow()

@@ -3,15 +3,19 @@
 // never holds the password.
 #include "secretwriter.h"
 #include "settingsdialog.h"
+#include "storeurl.h"
 #include "testsupport.h"
 
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -91,6 +95,21 @@ private Q_SLOTS:
         const QByteArray text = fileBytes(m_ini);
         QVERIFY2(text.contains("[General]") && text.contains("operator=Cem") && !text.contains("%General"), text.constData());
         QCOMPARE(loadFresh().operatorName, QStringLiteral("Cem"));
+    }
+
+    // The dialog says where its settings go, and what an empty SQLite path means.
+    void saysWhereSettingsAreSaved()
+    {
+        SettingsDialog d(loadFresh());
+        auto *saved = d.findChild<QLabel *>(QStringLiteral("settingsFile"));
+        QVERIFY(saved);
+        QVERIFY2(saved->text().contains(m_ini), qPrintable(saved->text()));
+        auto *sqlite = d.findChild<QLineEdit *>(QStringLiteral("sqlitePath"));
+        QVERIFY(sqlite);
+        QVERIFY2(sqlite->placeholderText().contains(defaultDatabasePath()), qPrintable(sqlite->placeholderText()));
+        QVERIFY(defaultDatabasePath().endsWith(QStringLiteral("/settledesk/settledesk.db")));
+        QCOMPARE(Config::defaultPath(), QDir(QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation))
+                                            .filePath(QStringLiteral("settledesk/settledesk.ini")));
     }
 
     void roundTripThroughTheIniFile()

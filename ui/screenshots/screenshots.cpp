@@ -18,7 +18,6 @@
 #include <QFile>
 #include <QHeaderView>
 #include <QLocale>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QStyleFactory>
 #include <QTabWidget>
@@ -104,7 +103,7 @@ bool save(QWidget *w, const QString &dir, const QString &name)
 // The window answered as the engine answers it, from the demo store, in this thread (a tool may wait).
 std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, Store &store, const DemoData &demo)
 {
-    QSettings().clear(); // each shot starts from the default layout, in its own language
+    QFile::remove(MainWindow::layoutFile()); // each shot starts from the default layout, in its own language
     auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
     MainWindow *window = w.get();
     QObject::connect(window, &MainWindow::invoicePageRequested, window, [window, &store](quint64 id, const InvoiceQuery &q) {
@@ -149,7 +148,7 @@ int main(int argc, char *argv[])
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QCoreApplication::setOrganizationName(QStringLiteral("SettledeskScreenshots"));
     QStandardPaths::setTestModeEnabled(true); // never touch the user's remembered layout
-    QSettings().clear();                      // nor reuse the one a previous run left
+    QFile::remove(MainWindow::layoutFile());  // nor reuse the one a previous run left
     const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
     QDir().mkpath(out);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));

@@ -1,0 +1,37 @@
+// What a merchant asks for when creating an invoice (dashboard, CLI, API), and the one function that turns
+// it into the invoice to store: every check happens here, before any wallet is asked for an address or
+// anything is written.
+#pragma once
+
+#include "config.h"
+#include "store.h"
+
+#include <QString>
+
+#include <expected>
+#include <optional>
+
+namespace sd {
+
+struct CreateInvoiceRequest
+{
+    quint64 requestId = 0;
+    QString asset;
+    QString orderRef; // optional; kept verbatim
+    // Either a fiat price with a rate...
+    QString fiatAmount;
+    QString fiatCurrency;
+    QString rate;
+    // ...or a crypto amount (exact decimal in whole coins, e.g. "0.05").
+    QString cryptoAmount;
+    std::optional<Seconds> quoteWindow; // default: the asset's configuration
+    std::optional<Seconds> graceWindow;
+};
+
+// The invoice `request` asks for under the asset's configuration `asset` (amount due converted exactly,
+// the dust tolerance, windows starting at `now`), checked as the store will check it (checkNewInvoice);
+// without an address. The reason in plain words when anything is wrong.
+std::expected<NewInvoice, QString> prepareInvoice(const CreateInvoiceRequest &request, const AssetConfig &asset,
+                                                  const QString &defaultFiatCurrency, TimePoint now);
+
+} // namespace sd
