@@ -185,16 +185,16 @@ Migration version4()
     return m;
 }
 
-// Version 8: the dashboard at any history size. The invoice list is sorted, filtered and searched by the
+// Version 5: the dashboard at any history size. The invoice list is sorted, filtered and searched by the
 // database a page at a time, so every order the list offers has an index; the search box has a trigram index
 // for order references (FTS5 on SQLite, pg_trgm on PostgreSQL when the server has it) and prefix indexes
 // for addresses and txids; the overview's aggregates read a covering index of settled invoices; and every
 // invoice row carries the commit that last changed it, so a dashboard reads what changed by id
 // (Store::invoiceChanges).
-Migration version8()
+Migration version5()
 {
     Migration m;
-    m.version = 8;
+    m.version = 5;
     m.description = QStringLiteral("dashboard paging, search, aggregates and change feed");
     m.common = {
         // The price in millionths of the fiat unit (sorting and the overview's sums); 0 when unknown.
@@ -369,7 +369,7 @@ QString binaryCollation(Dialect dialect)
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version8()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
     return all;
 }
 
