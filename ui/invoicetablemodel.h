@@ -149,8 +149,14 @@ private:
     bool matches(const InvoiceRow &row) const;
     // <0, 0, >0 as `a` comes before, with or after `b` in the list's order.
     int compare(const InvoiceKey &a, const InvoiceKey &b) const;
-    // Where a row with `key` goes in the window (0..size), or -1 when it lies outside what the window covers.
+    // Where a row with `key` goes in the window (0..size): lowerBound, or with placeOf -1 when it lies outside
+    // what the window covers.
+    int lowerBound(const InvoiceKey &key, int ignoreRow = -1) const;
     int placeOf(const InvoiceKey &key, int ignoreRow = -1) const;
+    void insertAt(int place, InvoiceRow row);
+    void removeAt(int at);
+    // A page's rows: new ones, and records of invoices the window holds already.
+    void splitPage(const QList<InvoiceRecord> &records, std::vector<InvoiceRow> &fresh, QList<InvoiceRecord> &known);
     void reindexFrom(int first);
     bool updateInPlace(int at, InvoiceRow next); // true when something changed
     void appendPage(const QList<InvoiceRecord> &records, bool more);

@@ -78,6 +78,7 @@ private:
     void loadFirstPage(M &model);
     void scrollToTheEnd(M &model);
     void scrollToTheTop(M &model);
+    void scroll(M &model, bool down);
 
     std::unique_ptr<TestDatabase> m_db;
     std::unique_ptr<Store> m_store;
@@ -133,27 +134,25 @@ void TstInvoicePaging::loadFirstPage(M &model)
     QTRY_COMPARE(model.total(), Invoices);
 }
 
-void TstInvoicePaging::scrollToTheEnd(M &model)
-{
-    // Page by page, as the view asks while it scrolls down (the model tester asks too, after every change).
-    for (int pages = 0; pages < 30 && !model.atBottom(); ++pages) {
-        model.setViewport(model.rowCount() - 20, model.rowCount() - 1);
-        model.fetchMore(QModelIndex());
-        QTRY_VERIFY(!model.fetching());
-    }
-    QVERIFY(model.atBottom());
-    QVERIFY(!model.canFetchMore(QModelIndex()));
-}
+void TstInvoicePaging::scrollToTheEnd(M &model) { scroll(model, true); }
+void TstInvoicePaging::scrollToTheTop(M &model) { scroll(model, false); }
 
-void TstInvoicePaging::scrollToTheTop(M &model)
+void TstInvoicePaging::scroll(M &model, bool down)
 {
-    // The view at the top: the model tester's fetchMore after each change asks for nothing below.
-    for (int pages = 0; pages < 30 && !model.atTop(); ++pages) {
-        model.setViewport(0, 19);
-        model.fetchAbove();
+    // Page by page, as the view asks while it scrolls, with the view at that edge (the model tester's
+    // fetchMore after each change then asks for nothing at the other end).
+    for (int pages = 0; pages < 30 && !(down ? model.atBottom() : model.atTop()); ++pages) {
+        if (down) {
+            model.setViewport(model.rowCount() - 20, model.rowCount() - 1);
+            model.fetchMore(QModelIndex());
+        } else {
+            model.setViewport(0, 19);
+            model.fetchAbove();
+        }
         QTRY_VERIFY(!model.fetching());
     }
-    QVERIFY(model.atTop());
+    QVERIFY(down ? model.atBottom() : model.atTop());
+    QVERIFY(!down || !model.canFetchMore(QModelIndex()));
 }
 
 void TstInvoicePaging::fetchesDownAndBackUp()
