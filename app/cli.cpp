@@ -8,6 +8,8 @@
 #include "refundcommand.h"
 #include "reportcommand.h"
 #include "addresscommand.h"
+#include "apihost.h"
+#include "apikeycommand.h"
 #include "store.h"
 
 #include <QCommandLineParser>
@@ -30,7 +32,7 @@ namespace sd {
 
 namespace {
 
-const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
+const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("api-keys"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
                               QStringLiteral("report"), QStringLiteral("reconcile")};
 // Options that take a value, so that a value is never mistaken for a command word.
 const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db"),       QStringLiteral("state"),
@@ -41,7 +43,7 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("from"),   QStringLiteral("to"),       QStringLiteral("format"),
                                   QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
                                   QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network"),
-                                  QStringLiteral("summary-interval")};
+                                  QStringLiteral("summary-interval"), QStringLiteral("label"), QStringLiteral("permission")};
 
 using cli::fail;
 using cli::out;
@@ -258,8 +260,21 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
     QString error;
     if (!host.start(&error))
         return fail(ExitUnreachable, error);
+    // The merchant API, when [api] listen is set: its own thread and store connection beside the engine.
+    std::unique_ptr<api::ApiHost> apiHost;
+    if (ctx.loaded.api.enabled()) {
+        apiHost = std::make_unique<api::ApiHost>(ctx.loaded);
+        quint16 port = 0;
+        if (!apiHost->start(host.engine(), &error, &port)) {
+            host.stop();
+            return fail(ExitUsage, error);
+        }
+        EngineLog::line(QStringLiteral("api listening on port %1, store %2").arg(port).arg(apiHost->server()->storeId()));
+    }
     EngineLog::line(QStringLiteral("engine running"));
     QCoreApplication::exec();
+    if (apiHost)
+        apiHost->stop();
     host.stop();
     EngineLog::line(QStringLiteral("engine stopped"));
     return ExitOk;
@@ -478,6 +493,7 @@ int usage()
                        "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
+                       "  api-keys create --label L --permission P... | list | revoke ID   merchant API keys\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
                        "  reconcile [--asset A]       wallet's incoming transfers against the database\n\n"
                        "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused,\n"
@@ -529,6 +545,8 @@ int runCli(const QStringList &given)
     }
     if (command == QLatin1String("addresses"))
         return runAddressCommand(arguments);
+    if (command == QLatin1String("api-keys"))
+        return runApiKeyCommand(arguments);
     if (command == QLatin1String("report"))
         return runReportCommand(arguments);
     if (command == QLatin1String("reconcile"))

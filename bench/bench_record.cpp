@@ -319,15 +319,6 @@ bool runBackend(const QString &label, const QString &urlA, const QString &urlB, 
     return ok;
 }
 
-QString pgUrlWithSchema(const QString &base, const QString &schema)
-{
-    QUrl url(base);
-    QUrlQuery query(url);
-    query.removeAllQueryItems(QStringLiteral("schema"));
-    query.addQueryItem(QStringLiteral("schema"), schema);
-    url.setQuery(query);
-    return url.toString();
-}
 
 } // namespace
 

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QSysInfo>
 #include <QTextStream>
+#include <QUrl>
+#include <QUrlQuery>
 #include <QThread>
 
 #include <sys/resource.h>
@@ -88,6 +90,17 @@ inline bool verdict(bool pass, const QString &target, const QString &detail)
 {
     line(QStringLiteral("%1 %2: %3").arg(pass ? QStringLiteral("PASS") : QStringLiteral("MISS"), target, detail));
     return pass;
+}
+
+// A PostgreSQL store URL with its own schema (?schema=), so a benchmark's tables go away with the schema.
+inline QString pgUrlWithSchema(const QString &base, const QString &schema)
+{
+    QUrl url(base);
+    QUrlQuery query(url);
+    query.removeAllQueryItems(QStringLiteral("schema"));
+    query.addQueryItem(QStringLiteral("schema"), schema);
+    url.setQuery(query);
+    return url.toString();
 }
 
 inline QString num(double v, int precision = 1) { return QString::number(v, 'f', precision); }

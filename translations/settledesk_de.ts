@@ -411,11 +411,258 @@
     </message>
 </context>
 <context>
+    <name>sd::ui::ApiKeysDialog</name>
+    <message>
+        <location filename="../ui/apikeysdialog.cpp" line="+30"/>
+        <source>create invoices</source>
+        <translation>Rechnungen erstellen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read invoices</source>
+        <translation>Rechnungen lesen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>mark invoices settled or invalid</source>
+        <translation>Rechnungen als bezahlt oder ungültig markieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>manage webhooks</source>
+        <translation>Webhooks verwalten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>read the store</source>
+        <translation>den Shop lesen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>everything of the store</source>
+        <translation>alles im Shop</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+16"/>
+        <source>API keys</source>
+        <translation>API-Schlüssel</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>Keys let a shop use the merchant API (Authorization: token KEY). A key is shown once, when it is created; Settledesk keeps only its hash.</source>
+        <translation>Mit Schlüsseln nutzt ein Shop die Händler-API (Authorization: token SCHLÜSSEL). Ein Schlüssel wird einmal gezeigt, wenn er erstellt wird; Settledesk behält nur seinen Hash.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Key</source>
+        <translation>Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Label</source>
+        <translation>Bezeichnung</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Permissions</source>
+        <translation>Berechtigungen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;Revoke selected key</source>
+        <translation>Gewählten Schlüssel &amp;widerrufen</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>New key</source>
+        <translation>Neuer Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>e.g. web shop</source>
+        <translation>z. B. Webshop</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Label:</source>
+        <translation>&amp;Bezeichnung:</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Permissions:</source>
+        <translation>Berechtigungen:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Create key</source>
+        <translation>Schlüssel &amp;erstellen</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the new key appears here, once</source>
+        <translation>der neue Schlüssel erscheint hier, einmal</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New API key</source>
+        <translation>Neuer API-Schlüssel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Co&amp;py</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>New key:</source>
+        <translation>Neuer Schlüssel:</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Give the key a label: it names the key in lists and in the audit log.</source>
+        <translation>Geben Sie dem Schlüssel eine Bezeichnung: Sie benennt ihn in Listen und im Prüfprotokoll.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Choose at least one permission.</source>
+        <translation>Wählen Sie mindestens eine Berechtigung.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Revoke API key</source>
+        <translation>API-Schlüssel widerrufen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Revoke the key &quot;%1&quot; (%2…)? Requests with it are refused at once.</source>
+        <translation>Den Schlüssel „%1“ (%2…) widerrufen? Anfragen mit ihm werden sofort abgewiesen.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Copied. Put it into the shop&apos;s settings now: it is not shown again.</source>
+        <translation>Kopiert. Tragen Sie ihn jetzt in die Einstellungen des Shops ein: Er wird nicht noch einmal gezeigt.</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>revoked</source>
+        <translation>widerrufen</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>valid</source>
+        <translation>gültig</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>revoked %1</source>
+        <translation>widerrufen %1</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Key &quot;%1&quot; created. Copy it now: it is shown only this once.</source>
+        <translation>Schlüssel „%1“ erstellt. Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal gezeigt.</translation>
+    </message>
+</context>
+<context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+34"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+33"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
+    </message>
+</context>
+<context>
+    <name>sd::ui::DeliveryTableModel</name>
+    <message>
+        <location filename="../ui/webhookmodels.cpp" line="+155"/>
+        <source>delivered</source>
+        <translation>zugestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>given up</source>
+        <translation>aufgegeben</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sending</source>
+        <translation>wird gesendet</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>retrying</source>
+        <translation>wird wiederholt</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>%1 (redelivery)</source>
+        <translation>%1 (erneute Zustellung)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Delivery %1 to %2</source>
+        <translation>Zustellung %1 an %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invoice</source>
+        <translation>Rechnung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>HTTP</source>
+        <translation>HTTP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attempts</source>
+        <translation>Versuche</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next attempt</source>
+        <translation>Nächster Versuch</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last error</source>
+        <translation>Letzter Fehler</translation>
     </message>
 </context>
 <context>
@@ -871,31 +1118,36 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+74"/>
-        <location line="+527"/>
+        <location filename="../ui/mainwindow.cpp" line="+66"/>
+        <location line="+621"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-504"/>
+        <location line="-598"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Invoices</source>
         <translation>Rechnungen</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+481"/>
+        <location line="+574"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-480"/>
+        <location line="-573"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Webhooks</source>
+        <translation>Webhooks</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -903,7 +1155,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -983,6 +1235,11 @@ Ausgang %2</translation>
         <translation>&amp;Übersicht</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Webhooks</source>
+        <translation>&amp;Webhooks</translation>
+    </message>
+    <message>
         <location line="+9"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
@@ -1013,12 +1270,17 @@ Ausgang %2</translation>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+64"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+30"/>
+        <source>Sent again as delivery %1.</source>
+        <translation>Erneut gesendet als Zustellung %1.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>the engine restarted; fetch the rate again</source>
         <translation>die Engine wurde neu gestartet; Kurs bitte erneut abrufen</translation>
     </message>
@@ -1852,7 +2114,17 @@ Ausgang %2</translation>
         <translation>Änderungen an Datenbank und Wallets verbinden die Engine beim Klick auf OK neu; offene Rechnungen behalten ihre Bedingungen. Passwörter werden nur im Schlüsselbund des Systems gespeichert.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+18"/>
+        <source>API &amp;keys…</source>
+        <translation>API-&amp;Schlüssel …</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keys with which a shop uses the merchant API</source>
+        <translation>Schlüssel, mit denen ein Shop die Händler-API nutzt</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>The database password could not be stored in the system keychain: %1</source>
         <translation>Das Datenbank-Passwort konnte nicht im Schlüsselbund des Systems gespeichert werden: %1</translation>
     </message>
@@ -2095,6 +2367,122 @@ Ausgang %2</translation>
         <location line="+9"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sd::ui::WebhookEndpointModel</name>
+    <message>
+        <location filename="../ui/webhookmodels.cpp" line="-125"/>
+        <source>all events</source>
+        <translation>alle Ereignisse</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>healthy</source>
+        <translation>in Ordnung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>retrying</source>
+        <translation>wird wiederholt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failing</source>
+        <translation>scheitert</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no deliveries yet</source>
+        <translation>noch keine Zustellungen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>disabled</source>
+        <translation>deaktiviert</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Last error: %1</source>
+        <translation>Letzter Fehler: %1</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Endpoint</source>
+        <translation>Endpunkt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Health</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Delivered</source>
+        <translation>Zugestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not delivered</source>
+        <translation>Nicht zugestellt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Last success</source>
+        <translation>Letzter Erfolg</translation>
+    </message>
+</context>
+<context>
+    <name>sd::ui::WebhooksPage</name>
+    <message>
+        <location filename="../ui/webhookspage.cpp" line="+34"/>
+        <source>Webhooks tell the shop about each invoice&apos;s events. They are set up by the shop through the merchant API; a delivery that is not answered is retried for about two days, and each attempt is listed here.</source>
+        <translation>Webhooks melden dem Shop die Ereignisse jeder Rechnung. Der Shop richtet sie über die Händler-API ein; eine unbeantwortete Zustellung wird etwa zwei Tage lang wiederholt, und jeder Versuch steht hier.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Endpoints</source>
+        <translation>Endpunkte</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Webhook endpoints</source>
+        <translation>Webhook-Endpunkte</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Recent deliveries (of the selected endpoint, or of all)</source>
+        <translation>Letzte Zustellungen (des gewählten Endpunkts oder aller)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Webhook deliveries</source>
+        <translation>Webhook-Zustellungen</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;deliver</source>
+        <translation>Erneut &amp;zustellen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Send the selected delivery&apos;s event again (a new delivery id; the original one is named in it)</source>
+        <translation>Das Ereignis der gewählten Zustellung erneut senden (eine neue Zustellungs-ID; die ursprüngliche wird darin genannt)</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>No webhook yet: the shop creates one through the merchant API (docs/api.md).</source>
+        <translation>Noch kein Webhook: Der Shop legt einen über die Händler-API an (docs/api.md).</translation>
     </message>
 </context>
 </TS>

@@ -1,6 +1,7 @@
 #include "dashboardcontroller.h"
 
 #include "mainwindow.h"
+#include "merchantapiservice.h"
 #include "refundflow.h"
 #include "refundspage.h"
 #include "statsservice.h"
@@ -127,6 +128,26 @@ void DashboardController::start()
                   << connect(stats, &StatsService::counted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
     m_statsThread->start();
+
+    // The Webhooks page and the API keys: their own thread and connection (no API server needed here).
+    m_apiThread = new QThread(this);
+    m_apiThread->setObjectName(QStringLiteral("settledesk-api-ui"));
+    auto *api = new api::MerchantApiService(m_config, m_config.databaseUrl.startsWith(QLatin1String("postgres"))
+                                                          ? readSecret(m_config.databasePasswordEnv, QStringLiteral("database"))
+                                                          : QString());
+    api->moveToThread(m_apiThread);
+    connect(m_apiThread, &QThread::finished, api, &QObject::deleteLater);
+    m_connections << connect(w, &MainWindow::webhooksRequested, api, &api::MerchantApiService::loadWebhooks, q)
+                  << connect(w, &MainWindow::redeliverRequested, api, &api::MerchantApiService::redeliver, q)
+                  << connect(w, &MainWindow::apiKeysRequested, api, &api::MerchantApiService::loadKeys, q)
+                  << connect(w, &MainWindow::createApiKeyRequested, api, &api::MerchantApiService::createKey, q)
+                  << connect(w, &MainWindow::revokeApiKeyRequested, api, &api::MerchantApiService::revokeKey, q)
+                  << connect(api, &api::MerchantApiService::webhooksLoaded, w, &MainWindow::handleWebhooks, q)
+                  << connect(api, &api::MerchantApiService::redelivered, w, &MainWindow::handleRedelivered, q)
+                  << connect(api, &api::MerchantApiService::keysLoaded, w, &MainWindow::handleApiKeys, q)
+                  << connect(api, &api::MerchantApiService::keyCreated, w, &MainWindow::handleApiKeyCreated, q)
+                  << connect(api, &api::MerchantApiService::failed, w, &MainWindow::handleApiError, q);
+    m_apiThread->start();
 }
 
 void DashboardController::stop()
@@ -150,6 +171,12 @@ void DashboardController::stop()
         m_statsThread->wait();
         delete m_statsThread;
         m_statsThread = nullptr;
+    }
+    if (m_apiThread) {
+        m_apiThread->quit();
+        m_apiThread->wait();
+        delete m_apiThread;
+        m_apiThread = nullptr;
     }
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);

@@ -58,6 +58,7 @@ private:
     QThread *m_refundThread = nullptr;
     QPointer<RefundService> m_refundService;
     QThread *m_statsThread = nullptr; // StatsService: the overview's aggregates
+    QThread *m_apiThread = nullptr; // the merchant API's webhooks and keys (MerchantApiService)
 };
 
 // The dashboard as the `settledesk` executable runs it: the window, the engine thread, the event loop.

@@ -12,6 +12,8 @@
 #include "overviewwidget.h"
 #include "qrcodewidget.h"
 #include "refundspage.h"
+#include "webhookspage.h"
+#include "apikeysdialog.h"
 #include "refundtablemodel.h"
 
 #if defined(SETTLEDESK_HAVE_REPORTS) && defined(SETTLEDESK_HAVE_ENGINE)
@@ -109,9 +111,11 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     m_invoicesPage = new InvoicesPage(m_invoices, m_clock, m_tabs);
     m_refundsPage = new RefundsPage(m_refunds, m_payouts, m_tabs);
     m_overview = new OverviewWidget(m_tabs);
+    m_webhooksPage = new WebhooksPage(m_tabs);
     m_tabs->addTab(m_invoicesPage, QIcon(QStringLiteral(":/icons/invoices.svg")), tr("Invoices"));
     m_tabs->addTab(m_refundsPage, QIcon(QStringLiteral(":/icons/refunds.svg")), tr("Refund queue"));
     m_tabs->addTab(m_overview, QIcon(QStringLiteral(":/icons/overview.svg")), tr("Overview"));
+    m_tabs->addTab(m_webhooksPage, tr("Webhooks"));
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
 
@@ -168,7 +172,19 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     connect(m_overviewDelay, &QTimer::timeout, this, &MainWindow::refreshOverviewNow);
     connect(m_invoices, &InvoiceTableModel::invoicesUpdated, this, &MainWindow::scheduleOverview);
     connect(m_refunds, &RefundTableModel::countChanged, this, &MainWindow::updateRefundTab);
+    // The Webhooks page follows its deliveries while it is on screen.
+    m_webhooksTimer = new QTimer(this);
+    m_webhooksTimer->setInterval(3000);
+    connect(m_webhooksTimer, &QTimer::timeout, this, &MainWindow::webhooksRequested);
+    connect(m_webhooksPage, &WebhooksPage::refreshRequested, this, &MainWindow::webhooksRequested);
+    connect(m_webhooksPage, &WebhooksPage::redeliverRequested, this, &MainWindow::redeliverRequested);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index == WebhooksTab) {
+            Q_EMIT webhooksRequested();
+            m_webhooksTimer->start();
+        } else {
+            m_webhooksTimer->stop();
+        }
         if (index == OverviewTab && m_overviewDirty && !m_statsRequest)
             refreshOverviewNow();
         // Countdowns tick only for a table on screen; coming back, repaint at once instead of a second later.
@@ -257,6 +273,7 @@ void MainWindow::buildActions()
         {tr("&Invoices"), QStringLiteral(":/icons/invoices.svg")},
         {tr("&Refund queue"), QStringLiteral(":/icons/refunds.svg")},
         {tr("&Overview"), QStringLiteral(":/icons/overview.svg")},
+        {tr("&Webhooks"), QString()},
     };
     for (int i = 0; i < pages.size(); ++i) {
         auto *a = view->addAction(QIcon(pages[i].second), pages[i].first);
@@ -428,12 +445,59 @@ void MainWindow::openSettings()
     auto *dialog = new SettingsDialog(m_config, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setSaver(m_saver);
+    connect(dialog, &SettingsDialog::apiKeysRequested, this, &MainWindow::openApiKeys);
     connect(dialog, &SettingsDialog::saved, this, [this](const Config &c) {
         applyConfig(c);
         statusBar()->showMessage(tr("Settings saved"), 3000);
         Q_EMIT configChanged(c);
     });
     dialog->open();
+}
+
+void MainWindow::openApiKeys()
+{
+    if (!m_apiKeys) {
+        m_apiKeys = new ApiKeysDialog(this);
+        m_apiKeys->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_apiKeys, &ApiKeysDialog::refreshRequested, this, &MainWindow::apiKeysRequested);
+        connect(m_apiKeys, &ApiKeysDialog::createRequested, this, [this](const QString &label, const QStringList &perms) {
+            Q_EMIT createApiKeyRequested(label, perms, m_config.operatorName);
+        });
+        connect(m_apiKeys, &ApiKeysDialog::revokeRequested, this,
+                [this](qint64 id) { Q_EMIT revokeApiKeyRequested(id, m_config.operatorName); });
+    }
+    m_apiKeys->show();
+    m_apiKeys->raise();
+    Q_EMIT apiKeysRequested();
+}
+
+void MainWindow::handleWebhooks(const QList<WebhookRecord> &webhooks, const QList<DeliveryRecord> &recent)
+{
+    m_webhooksPage->showWebhooks(webhooks, recent);
+}
+
+void MainWindow::handleRedelivered(const QString &deliveryId)
+{
+    m_webhooksPage->showMessage(tr("Sent again as delivery %1.").arg(deliveryId));
+}
+
+void MainWindow::handleApiKeys(const QList<ApiKeyRecord> &keys)
+{
+    if (m_apiKeys)
+        m_apiKeys->showKeys(keys);
+}
+
+void MainWindow::handleApiKeyCreated(const QString &apiKey, const ApiKeyRecord &record)
+{
+    if (m_apiKeys)
+        m_apiKeys->showCreated(apiKey, record);
+}
+
+void MainWindow::handleApiError(const QString &error)
+{
+    if (m_apiKeys && m_apiKeys->isVisible())
+        m_apiKeys->showError(error);
+    m_webhooksPage->showMessage(error);
 }
 
 // ---- replies ----

@@ -4,6 +4,8 @@
 // queued connections), so it can be driven by a test or the screenshot tool with plain values.
 #pragma once
 
+#include "apikeysdialog.h"
+#include "apistore.h"
 #include "chartdata.h"
 #include "config.h"
 #include "engine.h"
@@ -37,12 +39,14 @@ class Notifier;
 class OverviewWidget;
 class RefundTableModel;
 class RefundsPage;
+class WebhooksPage;
+class ApiKeysDialog;
 
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    enum Page { InvoicesTab, RefundsTab, OverviewTab };
+    enum Page { InvoicesTab, RefundsTab, OverviewTab, WebhooksTab };
 
     // clock: not owned; the system clock when null.
     explicit MainWindow(const Config &config, Clock *clock = nullptr, QWidget *parent = nullptr);
@@ -66,6 +70,8 @@ public:
     InvoicesPage *invoicesPage() const { return m_invoicesPage; }
     RefundsPage *refundsPage() const { return m_refundsPage; }
     OverviewWidget *overview() const { return m_overview; }
+    WebhooksPage *webhooksPage() const { return m_webhooksPage; }
+    ApiKeysDialog *apiKeysDialog() const { return m_apiKeys; }
     QTabWidget *tabs() const { return m_tabs; }
     CountdownTicker *ticker() const { return m_ticker; }
     Notifier *notifier() const { return m_notifier; }
@@ -105,6 +111,13 @@ public Q_SLOTS:
     void handleRateFetchFailed(quint64 requestId, const QString &error);
     void handleStats(quint64 requestId, const sd::InvoiceStats &stats);
     void handleStatsFailed(quint64 requestId, const QString &error); // the overview's, or a count's
+    // The merchant API (MerchantApiService's answers).
+    void handleWebhooks(const QList<sd::WebhookRecord> &webhooks, const QList<sd::DeliveryRecord> &recent);
+    void handleRedelivered(const QString &deliveryId);
+    void handleApiKeys(const QList<sd::ApiKeyRecord> &keys);
+    void handleApiKeyCreated(const QString &apiKey, const sd::ApiKeyRecord &record);
+    void handleApiError(const QString &error);
+    void openApiKeys();
 
 Q_SIGNALS:
     // ---- what the window asks of the engine ----
@@ -116,6 +129,11 @@ Q_SIGNALS:
     void refundsRequested(quint64 requestId);
     void pollRequested();
     void rateRequested(quint64 requestId, const QString &asset, const QString &fiat);
+    void webhooksRequested();
+    void redeliverRequested(const QString &webhookId, const QString &deliveryId);
+    void apiKeysRequested();
+    void createApiKeyRequested(const QString &label, const QStringList &permissions, const QString &actor);
+    void revokeApiKeyRequested(qint64 id, const QString &actor);
     // After the settings dialog saved a new configuration.
     void configChanged(const sd::Config &config);
 
@@ -148,6 +166,9 @@ private:
     InvoicesPage *m_invoicesPage;
     RefundsPage *m_refundsPage;
     OverviewWidget *m_overview;
+    WebhooksPage *m_webhooksPage;
+    QTimer *m_webhooksTimer;
+    QPointer<ApiKeysDialog> m_apiKeys;
     QPointer<NewInvoiceDialog> m_newInvoice;
     QWidget *m_alertBar;
     QLabel *m_alertLabel;

@@ -94,6 +94,10 @@ SettingsDialog::SettingsDialog(const Config &config, QWidget *parent)
     m_busy->hide();
     layout->addWidget(m_busy);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    // The merchant API's keys live in the database, not in the configuration: a dialog of their own.
+    auto *keys = buttons->addButton(tr("API &keys…"), QDialogButtonBox::ActionRole);
+    keys->setToolTip(tr("Keys with which a shop uses the merchant API"));
+    connect(keys, &QPushButton::clicked, this, &SettingsDialog::apiKeysRequested);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);

@@ -50,6 +50,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void saved(const sd::Config &config);
+    void apiKeysRequested();
 
 private:
     struct AssetPage

@@ -124,6 +124,26 @@ std::expected<Config, QString> Config::load(const QString &path)
     }
     s.endGroup();
 
+    s.beginGroup(QStringLiteral("api"));
+    config.api.listen = s.value(QStringLiteral("listen")).toString().trimmed();
+    config.api.publicUrl = s.value(QStringLiteral("public_url")).toString().trimmed();
+    config.api.storeId = s.value(QStringLiteral("store_id")).toString().trimmed();
+    config.api.storeName = s.value(QStringLiteral("store_name"), config.api.storeName).toString().trimmed();
+    config.api.tlsCert = s.value(QStringLiteral("tls_cert")).toString().trimmed();
+    config.api.tlsKey = s.value(QStringLiteral("tls_key")).toString().trimmed();
+    config.api.secretKeyEnv = s.value(QStringLiteral("secret_key_env"), config.api.secretKeyEnv).toString().trimmed();
+    config.api.secretKeyFile = s.value(QStringLiteral("secret_key_file")).toString().trimmed();
+    config.api.webhookAllowLinkLocal = s.value(QStringLiteral("webhook_allow_link_local"), false).toBool();
+    if (!readInt(s, QStringLiteral("max_monitoring_minutes"), config.api.maxMonitoringMinutes, 0, 1440, error) ||
+        !readInt(s, QStringLiteral("delivery_timeout_ms"), config.api.deliveryTimeoutMs, 100, 600'000, error) ||
+        !readInt(s, QStringLiteral("requests_per_minute"), config.api.requestsPerMinute, 1, 10'000'000, error) ||
+        !readInt(s, QStringLiteral("auth_failures_per_minute"), config.api.authFailuresPerMinute, 1, 100'000, error) ||
+        !readInt(s, QStringLiteral("max_body_kb"), config.api.maxBodyKb, 1, 65536, error))
+        return std::unexpected(error);
+    if (config.api.tlsCert.isEmpty() != config.api.tlsKey.isEmpty())
+        return std::unexpected(QStringLiteral("api: tls_cert and tls_key go together"));
+    s.endGroup();
+
     for (const Asset &known : AssetRegistry::instance().all()) {
         AssetConfig a;
         a.asset = QString::fromStdString(known.code);
@@ -190,6 +210,16 @@ std::expected<void, QString> Config::save(const QString &target) const
     for (auto it = rates.manualRates.cbegin(); it != rates.manualRates.cend(); ++it)
         s.setValue(QStringLiteral("manual_") + it.key().toLower().replace(QLatin1Char('/'), QLatin1Char('_')), it.value());
     s.endGroup();
+    if (api.enabled()) {
+        s.beginGroup(QStringLiteral("api"));
+        s.setValue(QStringLiteral("listen"), api.listen);
+        s.setValue(QStringLiteral("public_url"), api.publicUrl);
+        s.setValue(QStringLiteral("store_id"), api.storeId);
+        s.setValue(QStringLiteral("store_name"), api.storeName);
+        s.setValue(QStringLiteral("tls_cert"), api.tlsCert);
+        s.setValue(QStringLiteral("tls_key"), api.tlsKey);
+        s.endGroup();
+    }
     for (const AssetConfig &a : assets) {
         s.beginGroup(sectionFor(a.asset));
         s.setValue(QStringLiteral("enabled"), a.enabled);

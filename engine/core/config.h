@@ -43,6 +43,25 @@ struct RatesConfig
     static QStringList sources();    // "kraken", "coingecko", "manual"
 };
 
+// [api]: the merchant API (Greenfield) in this process's engine; off while `listen` is empty (api/, docs/api.md).
+struct ApiConfig
+{
+    QString listen;                  // listen: "127.0.0.1:23000"; empty: no API
+    QString publicUrl;               // public_url: base of the links handed out (checkoutLink); default http://<listen>
+    QString storeId;                 // store_id: the one store; empty: generated on first start and kept in the database
+    QString storeName = QStringLiteral("Settledesk"); // store_name
+    QString tlsCert, tlsKey;         // tls_cert, tls_key: PEM files; both set: native TLS
+    QString secretKeyEnv = QStringLiteral("SETTLEDESK_API_SECRET_KEY"); // secret_key_env: seals webhook secrets
+    QString secretKeyFile;           // secret_key_file: used when the variable is unset (created 0600 on first start)
+    bool webhookAllowLinkLocal = false; // webhook_allow_link_local: link-local and cloud metadata addresses
+    int maxMonitoringMinutes = 60;   // max_monitoring_minutes: the grace window a request may ask for, at most
+    int deliveryTimeoutMs = 15'000;  // delivery_timeout_ms: one webhook POST
+    int requestsPerMinute = 1200;    // requests_per_minute: per client address
+    int authFailuresPerMinute = 10;  // auth_failures_per_minute: wrong keys per client address before 429
+    int maxBodyKb = 256;             // max_body_kb
+    bool enabled() const { return !listen.isEmpty(); }
+};
+
 struct Config
 {
     QString path;                    // the INI file read (may not exist)
@@ -57,6 +76,7 @@ struct Config
     bool notifications = true;       // [general] notifications
     QList<AssetConfig> assets;       // one per known asset, enabled or not
     RatesConfig rates;               // [rates]
+    ApiConfig api;                   // [api]
 
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);

@@ -1,6 +1,7 @@
 #include "invoicerequest.h"
 
 #include "asset.h"
+#include "checkout.h"
 #include "decimal.h"
 
 #include <QCoreApplication>
@@ -62,6 +63,13 @@ std::expected<NewInvoice, QString> prepareInvoice(const CreateInvoiceRequest &re
         invoice.fiatAmount = request.fiatAmount;
         invoice.fiatCurrency = request.fiatCurrency.isEmpty() ? defaultFiatCurrency : request.fiatCurrency.toUpper();
         invoice.rate = request.rate;
+    }
+    if (!request.tolerancePercent.isEmpty()) {
+        auto pct = Decimal::parse(request.tolerancePercent.toStdString());
+        auto pctTolerance = pct ? percentTolerance(required, *pct) : std::unexpected(std::string("not a plain decimal"));
+        if (!pctTolerance)
+            return fail(tr("payment tolerance \"%1\": %2").arg(request.tolerancePercent, QString::fromStdString(pctTolerance.error())));
+        tolerance = std::max(tolerance, *pctTolerance);
     }
     auto terms = makeTerms(required, tolerance, now, request.quoteWindow.value_or(cfg.quoteWindow),
                            request.graceWindow.value_or(cfg.graceWindow), cfg.minConfirmations);

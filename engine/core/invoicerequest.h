@@ -26,6 +26,9 @@ struct CreateInvoiceRequest
     QString cryptoAmount;
     std::optional<Seconds> quoteWindow; // default: the asset's configuration
     std::optional<Seconds> graceWindow;
+    // A tolerance as a percentage of the amount due (exact decimal, 0..100; the merchant API's
+    // checkout.paymentTolerance); the larger of it and the dust tolerance applies. Empty: the dust tolerance.
+    QString tolerancePercent;
 };
 
 // The invoice `request` asks for under the asset's configuration `asset` (amount due converted exactly,

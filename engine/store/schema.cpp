@@ -185,16 +185,116 @@ Migration version4()
     return m;
 }
 
-// Version 5: the dashboard at any history size. The invoice list is sorted, filtered and searched by the
+// Version 5: the merchant API (Greenfield): key hashes, checkouts above invoices, webhooks, and the
+// transactional outbox the money path writes into with each transition (sqlstoreoutbox.cpp), with the
+// deliveries made from it and their attempts. One deliverer per database holds the lease row.
+Migration version5()
+{
+    Migration m;
+    m.version = 5;
+    m.description = QStringLiteral("merchant API: keys, checkouts, webhooks, outbox, deliveries");
+    m.common = {
+        QStringLiteral("CREATE TABLE api_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE api_keys ("
+                       " id ${id},"
+                       " key_hash TEXT NOT NULL UNIQUE,"
+                       " prefix TEXT NOT NULL,"
+                       " label TEXT NOT NULL,"
+                       " permissions TEXT NOT NULL,"
+                       " created_at ${time} NOT NULL,"
+                       " revoked_at ${time})"),
+        QStringLiteral("CREATE TABLE api_checkouts ("
+                       " id TEXT PRIMARY KEY,"
+                       " store_id TEXT NOT NULL,"
+                       " invoice_id ${ref} UNIQUE REFERENCES invoices (id),"
+                       " methods TEXT NOT NULL,"
+                       " chosen TEXT,"
+                       " amount TEXT NOT NULL,"
+                       " currency TEXT NOT NULL,"
+                       " metadata TEXT NOT NULL,"
+                       " order_id TEXT NOT NULL DEFAULT '',"
+                       " options TEXT NOT NULL,"
+                       " tolerance_pct TEXT NOT NULL DEFAULT '0',"
+                       " rate TEXT NOT NULL DEFAULT '',"
+                       " quote_window_s ${int} NOT NULL,"
+                       " grace_window_s ${int} NOT NULL,"
+                       " mark TEXT NOT NULL DEFAULT 'none' CHECK (mark IN ('none', 'settled', 'invalid')),"
+                       " expired_unchosen INTEGER NOT NULL DEFAULT 0,"
+                       " created_at ${time} NOT NULL,"
+                       " updated_at ${time} NOT NULL)"),
+        QStringLiteral("CREATE INDEX api_checkouts_created ON api_checkouts (store_id, created_at)"),
+        QStringLiteral("CREATE INDEX api_checkouts_order ON api_checkouts (store_id, order_id)"),
+        QStringLiteral("CREATE TABLE api_webhooks ("
+                       " id TEXT PRIMARY KEY,"
+                       " store_id TEXT NOT NULL,"
+                       " url TEXT NOT NULL,"
+                       " secret TEXT NOT NULL,"
+                       " enabled INTEGER NOT NULL,"
+                       " automatic_redelivery INTEGER NOT NULL,"
+                       " everything INTEGER NOT NULL,"
+                       " events TEXT NOT NULL,"
+                       " created_at ${time} NOT NULL,"
+                       " updated_at ${time} NOT NULL)"),
+        QStringLiteral("CREATE TABLE api_outbox ("
+                       " id ${id},"
+                       " checkout_id TEXT NOT NULL REFERENCES api_checkouts (id),"
+                       " invoice_id ${ref},"
+                       " type TEXT NOT NULL,"
+                       " txid TEXT NOT NULL DEFAULT '',"
+                       " output_key TEXT NOT NULL DEFAULT '',"
+                       " amount ${amount:amount} NOT NULL,"
+                       " flags INTEGER NOT NULL DEFAULT 0,"
+                       " at ${time} NOT NULL,"
+                       " fanned_out INTEGER NOT NULL DEFAULT 0)"),
+        QStringLiteral("CREATE INDEX api_outbox_pending ON api_outbox (fanned_out, id)"),
+        QStringLiteral("CREATE TABLE api_deliveries ("
+                       " seq ${id},"
+                       " id TEXT NOT NULL UNIQUE,"
+                       " webhook_id TEXT NOT NULL,"
+                       " outbox_id ${ref},"
+                       " original_id TEXT NOT NULL,"
+                       " redelivery INTEGER NOT NULL,"
+                       " type TEXT NOT NULL,"
+                       " checkout_id TEXT NOT NULL,"
+                       " body TEXT NOT NULL,"
+                       " created_at ${time} NOT NULL,"
+                       " status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),"
+                       " attempts INTEGER NOT NULL DEFAULT 0,"
+                       " next_attempt_at ${time},"
+                       " last_attempt_at ${time},"
+                       " last_http_status INTEGER NOT NULL DEFAULT 0,"
+                       " last_error TEXT NOT NULL DEFAULT '',"
+                       " last_duration_ms INTEGER NOT NULL DEFAULT 0,"
+                       " delivered_at ${time},"
+                       // One delivery of an outbox row per webhook, however many deliverers try.
+                       " CONSTRAINT api_deliveries_once UNIQUE (outbox_id, webhook_id))"),
+        QStringLiteral("CREATE INDEX api_deliveries_due ON api_deliveries (status, next_attempt_at)"),
+        QStringLiteral("CREATE INDEX api_deliveries_webhook ON api_deliveries (webhook_id, seq)"),
+        QStringLiteral("CREATE TABLE api_delivery_attempts ("
+                       " id ${id},"
+                       " delivery_seq ${ref} NOT NULL,"
+                       " at ${time} NOT NULL,"
+                       " http_status INTEGER NOT NULL,"
+                       " error TEXT NOT NULL,"
+                       " duration_ms INTEGER NOT NULL)"),
+        QStringLiteral("CREATE INDEX api_delivery_attempts_seq ON api_delivery_attempts (delivery_seq, id)"),
+        QStringLiteral("CREATE TABLE api_lease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,"
+                       " expires_at ${time} NOT NULL)"),
+        QStringLiteral("INSERT INTO api_lease (id, holder, expires_at) VALUES (1, '', 0)"),
+    };
+    return m;
+}
+
+// Version 6: the dashboard at any history size. The invoice list is sorted, filtered and searched by the
 // database a page at a time, so every order the list offers has an index; the search box has a trigram index
 // for order references (FTS5 on SQLite, pg_trgm on PostgreSQL when the server has it) and prefix indexes
 // for addresses and txids; the overview's aggregates read a covering index of settled invoices; and every
 // invoice row carries the commit that last changed it, so a dashboard reads what changed by id
 // (Store::invoiceChanges).
-Migration version5()
+Migration version6()
 {
     Migration m;
-    m.version = 5;
+    m.version = 6;
     m.description = QStringLiteral("dashboard paging, search, aggregates and change feed");
     m.common = {
         // The price in millionths of the fiat unit (sorting and the overview's sums); 0 when unknown.
@@ -369,7 +469,7 @@ QString binaryCollation(Dialect dialect)
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5(), version6()};
     return all;
 }
 

@@ -4,6 +4,7 @@
 // sqlstoreverify.cpp, the address pool in sqlstorepool.cpp, wallet leases in sqlstorelease.cpp.
 #pragma once
 
+#include "apistore.h"
 #include "sqlsession.h"
 #include "store.h"
 #include "storeurl.h"
@@ -20,7 +21,7 @@ class StoreNotifier;
 // named after `tag`, so two searches can share a statement. Empty text: empty SQL (no search).
 QString searchIdsSql(Dialect dialect, const QString &text, const QString &tag, Binds &binds);
 
-class SqlStore final : public Store
+class SqlStore final : public Store, public ApiStore
 {
 public:
     // Opens (and migrates) the database named by `url`.
@@ -77,6 +78,44 @@ public:
 
     // ---- wallet leases (sqlstorelease.cpp) ----
     StoreResult<bool> tryAcquireBackendLease(const QString &backend) override;
+
+    // ---- the merchant API (sqlstoreapi.cpp) ----
+    ApiStore *merchantApi() override { return this; }
+    StoreResult<QString> apiSetting(const QString &key) override;
+    StoreResult<QString> ensureApiSetting(const QString &key, const QString &value) override;
+    StoreResult<qint64> createApiKey(const QByteArray &hash, const QString &prefix, const QString &label,
+                                     const QStringList &permissions, TimePoint now) override;
+    StoreResult<std::optional<ApiKeyRecord>> apiKeyByHash(const QByteArray &hash) override;
+    StoreResult<QList<ApiKeyRecord>> apiKeys() override;
+    StoreResult<ApiKeyRecord> revokeApiKey(const QString &which, const QString &actor, TimePoint now) override;
+    StoreResult<void> createCheckout(const CheckoutRecord &checkout, TimePoint now) override;
+    StoreResult<void> linkCheckout(const QString &id, const QString &asset, qint64 invoiceId, const QString &rate,
+                                   TimePoint now) override;
+    StoreResult<CheckoutRecord> checkout(const QString &id) override;
+    StoreResult<QList<CheckoutRecord>> checkouts(const QString &storeId, const CheckoutFilter &filter, TimePoint now) override;
+    StoreResult<void> markCheckout(const QString &id, CheckoutMark expected, CheckoutMark to, const CheckoutEvent &event,
+                                   const QString &actor, TimePoint now) override;
+    StoreResult<int> expireUnchosenCheckouts(TimePoint now) override;
+    StoreResult<void> createWebhook(const WebhookRecord &webhook, TimePoint now) override;
+    StoreResult<QList<WebhookRecord>> webhooks(const QString &storeId) override;
+    StoreResult<WebhookRecord> webhook(const QString &storeId, const QString &id) override;
+    StoreResult<void> updateWebhook(const WebhookRecord &webhook, TimePoint now) override;
+    StoreResult<void> deleteWebhook(const QString &storeId, const QString &id) override;
+    StoreResult<bool> tryAcquireDelivererLease(const QString &holder, TimePoint now, std::chrono::milliseconds ttl) override;
+    StoreResult<void> releaseDelivererLease(const QString &holder) override;
+    StoreResult<QList<OutboxRecord>> pendingOutbox(int limit) override;
+    StoreResult<void> fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries,
+                             TimePoint now) override;
+    StoreResult<void> fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now) override;
+    StoreResult<void> recordAttempts(const QString &holder, const QList<AttemptResult> &results) override;
+    StoreResult<void> addDelivery(const NewDelivery &delivery, TimePoint now) override;
+    StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit) override;
+    StoreResult<std::optional<TimePoint>> nextDeliveryDue() override;
+    StoreResult<void> recordAttempt(const QString &holder, qint64 seq, const DeliveryAttempt &attempt, DeliveryStatus status,
+                                    std::optional<TimePoint> nextAttempt) override;
+    StoreResult<QList<DeliveryRecord>> deliveries(const QString &webhookId, int count) override;
+    StoreResult<DeliveryRecord> delivery(const QString &webhookId, const QString &deliveryId) override;
+    StoreResult<QList<DeliveryAttempt>> deliveryAttempts(qint64 seq) override;
 
 private:
     SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db);
@@ -155,6 +194,21 @@ private:
                                                RecordOutcome outcome);
     StoreResult<RecordOutcome> reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome outcome);
     StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);
+
+    // ---- the transactional outbox (sqlstoreoutbox.cpp): rows for a checkout's events, written inside the
+    // money path's own transaction; nothing is written for invoices no checkout sits above ----
+    StoreResult<void> writeOutbox(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now);
+    // The same as one data-modifying CTE for persistWithDeposit's statement (placeholders :ob...), run only
+    // when the statement's deposit row was inserted; empty when there are no events.
+    struct OutboxCte
+    {
+        QString sql;
+        Binds binds;
+    };
+    std::optional<OutboxCte> outboxCte(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now) const;
+    StoreResult<std::optional<ApiKeyRecord>> findKey(const QString &which);
+    StoreResult<void> lockLease(const QString &holder, TimePoint now);
+    StoreResult<void> insertDelivery(const NewDelivery &delivery, std::optional<qint64> outboxId, TimePoint now);
 
     StoreUrl m_url;
     QString m_connectionName;

@@ -194,6 +194,8 @@ StoreResult<void> SqlStore::persist(const InvoiceRecord &record, const Transitio
         if (auto e = writeEvent(record.id, now, t.from, next.state, why); !e)
             return e;
     }
+    if (auto o = writeOutbox(record.id, eventsOf(record.invoice, t), now); !o) // merchant API webhooks
+        return o;
     if (t.reversedAfterSettlement) {
         outcome.alert = true;
         outcome.message = QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers "
@@ -264,6 +266,10 @@ StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const Invoi
               << std::pair{QStringLiteral(":efrom"), QVariant(qs(name(t.from)))}
               << std::pair{QStringLiteral(":eto"), QVariant(qs(name(next.state)))}
               << std::pair{QStringLiteral(":ecause"), QVariant(why)};
+    }
+    if (auto ob = outboxCte(record.id, eventsOf(record.invoice, t), now)) { // merchant API webhooks
+        sql += QStringLiteral(", ") + ob->sql;
+        binds += ob->binds;
     }
     if (*refundWrite) {
         // Every lock it needs is held already (the pending item's by planRefunds, the invoice's by the caller).
@@ -650,6 +656,8 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
         const QString why = QStringLiteral("deposit_routed_to_refund (%1): %2").arg(qs(name(rejection.kind)), qs(sd::describe(event)));
         if (auto e = writeEvent(record->id, now, record->invoice.state, record->invoice.state, why); !e)
             return std::unexpected(e.error());
+        if (auto ob = writeOutbox(record->id, {latePaymentEvent(o.key, o.amount)}, now); !ob) // merchant API webhooks
+            return std::unexpected(ob.error());
         if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
                                              {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), record->id}});
             !touched)

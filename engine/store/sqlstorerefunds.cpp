@@ -173,6 +173,8 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
                                 .arg(actor);
         if (auto e = writeEvent(invoiceId, now, from, InvoiceState::Settled, why); !e)
             return std::unexpected(e.error());
+        if (auto ob = writeOutbox(invoiceId, {manuallySettledEvent(0)}, now); !ob) // merchant API webhooks
+            return std::unexpected(ob.error());
         // The item, and the invoice's own underpaid_expired money if it still waits: both now pay the order.
         auto applied = m_session.execute(
             QStringLiteral("UPDATE refund_items SET status = 'applied', note = :note, updated_at = :now WHERE status = 'pending'"

@@ -19,6 +19,7 @@
 namespace sd {
 
 class StoreNotifier; // storenotifier.h
+class ApiStore;      // apistore.h: the merchant API's tables
 
 // How long an address stays watched after its invoice closed or settled: late money must still be seen
 // (it goes to the refund queue).
@@ -384,6 +385,9 @@ public:
     // connection ends (the engine died, was stopped, or lost the connection): a reconnected store must take
     // it again. False: another connection holds it. SQLite: always true (embedded, one engine per file).
     virtual StoreResult<bool> tryAcquireBackendLease(const QString &backend) = 0;
+
+    // ---- the merchant API's tables (apistore.h; sqlstoreapi.cpp), on this same connection ----
+    virtual ApiStore *merchantApi() = 0;
 };
 
 } // namespace sd

@@ -125,7 +125,7 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
             QCOMPARE(r.deposits.size(), 1);
             QCOMPARE(r.deposits.first().deposit.confirmations, 3u);
             QVERIFY(!r.settledManually); // the column added later has its default
-            QCOMPARE(r.fiatMicros, quint64(12'340'000)); // version 5 computed it for the rows it found
+            QCOMPARE(r.fiatMicros, quint64(12'340'000)); // version 6 computed it for the rows it found
             // The dashboard's list, search and overview see the old invoice.
             for (const QString &text : {QStringLiteral("der-ol"), QStringLiteral("ADDR-OLD"), QStringLiteral("tx-old")}) {
                 InvoiceQuery q;

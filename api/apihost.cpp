@@ -1,0 +1,61 @@
+#include "apihost.h"
+
+#include <QEventLoop>
+
+namespace sd::api {
+
+ApiHost::ApiHost(const Config &config, Clock *clock, QObject *parent) : QObject(parent)
+{
+    m_thread.setObjectName(QStringLiteral("settledesk-api"));
+    m_server = new ApiServer(config, clock);
+    if (config.databaseUrl.startsWith(QLatin1String("postgres")))
+        m_server->setDatabasePassword(readSecret(config.databasePasswordEnv, QStringLiteral("database")));
+    m_server->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_server, &QObject::deleteLater);
+}
+
+ApiHost::~ApiHost() { stop(); }
+
+bool ApiHost::start(Engine *engine, QString *error, quint16 *port)
+{
+    // Queued both ways: the engine never waits for HTTP, a request never waits for a poll.
+    connect(m_server, &ApiServer::createInvoiceRequested, engine, &Engine::createInvoice, Qt::QueuedConnection);
+    connect(m_server, &ApiServer::rateRequested, engine, &Engine::fetchRate, Qt::QueuedConnection);
+    connect(engine, &Engine::invoiceCreated, m_server, &ApiServer::onInvoiceCreated, Qt::QueuedConnection);
+    connect(engine, &Engine::invoiceCreationFailed, m_server, &ApiServer::onInvoiceCreationFailed, Qt::QueuedConnection);
+    connect(engine, &Engine::rateFetched, m_server, &ApiServer::onRateFetched, Qt::QueuedConnection);
+    connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
+    connect(engine, &Engine::invoicesChanged, m_server, [s = m_server] { s->onStoreChanged(); }, Qt::QueuedConnection);
+    QEventLoop loop;
+    bool ok = false;
+    auto a = connect(m_server, &ApiServer::started, &loop, [&](quint16 p, const QString &) {
+        ok = true;
+        if (port)
+            *port = p;
+        loop.quit();
+    });
+    auto b = connect(m_server, &ApiServer::startFailed, &loop, [&](const QString &e) {
+        if (error)
+            *error = e;
+        loop.quit();
+    });
+    m_thread.start();
+    QMetaObject::invokeMethod(m_server, &ApiServer::start, Qt::QueuedConnection);
+    loop.exec();
+    disconnect(a);
+    disconnect(b);
+    m_started = true;
+    return ok;
+}
+
+void ApiHost::stop()
+{
+    if (!m_started)
+        return;
+    m_started = false;
+    QMetaObject::invokeMethod(m_server, &ApiServer::stop, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+} // namespace sd::api

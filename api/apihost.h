@@ -1,0 +1,31 @@
+// Runs the merchant API (ApiServer) in a thread of its own beside an engine and wires the two with queued
+// connections only: invoice creation and rates go to the engine, its answers and change signals come back.
+#pragma once
+
+#include "apiserver.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace sd::api {
+
+class ApiHost : public QObject
+{
+    Q_OBJECT
+public:
+    // clock: not owned (SystemClock when null).
+    explicit ApiHost(const Config &config, Clock *clock = nullptr, QObject *parent = nullptr);
+    ~ApiHost() override;
+
+    ApiServer *server() const { return m_server; }
+    // Connects to `engine` (living in its own thread), starts the thread and the server; waits for it.
+    bool start(Engine *engine, QString *error, quint16 *port = nullptr);
+    void stop();
+
+private:
+    QThread m_thread;
+    ApiServer *m_server = nullptr;
+    bool m_started = false;
+};
+
+} // namespace sd::api

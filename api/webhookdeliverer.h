@@ -1,0 +1,96 @@
+// Delivers the transactional outbox to the webhooks: one deliverer per database at a time (the lease row,
+// renewed while it works; another engine takes over when it lapses), each outbox row fanned out once into
+// one delivery per subscribed webhook (its body fixed then, so every retry sends the same bytes with the same
+// deliveryId), each delivery POSTed with BTCPay-Sig and the Standard Webhooks headers, retried on failure on
+// a fixed schedule, every attempt recorded. Time comes from an injectable clock (tests move it by hand).
+#pragma once
+
+#include "apistore.h"
+#include "clock.h"
+#include "greenfield.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+
+#include <functional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+class QTimer;
+
+namespace sd::api {
+
+struct DelivererOptions
+{
+    bool allowLinkLocal = false;
+    int requestTimeoutMs = 15'000;
+    int leaseTtlMs = 15'000;  // a dead holder's lease lapses after this
+    int renewMs = 5'000;      // the holder renews this often
+    int pollMs = 1'000;       // outbox check when nothing told it (another process committed)
+    int maxInFlight = 16;
+    QString holder;           // empty: host, process id and a random part
+};
+
+class WebhookDeliverer : public QObject
+{
+    Q_OBJECT
+public:
+    // store and clock: not owned; both must outlive it.
+    WebhookDeliverer(Store *store, Clock *clock, QByteArray sealingKey, DelivererOptions options, QObject *parent = nullptr);
+    ~WebhookDeliverer() override;
+
+    // Delays between attempts: 10 s, 1 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 16 h, 24 h (then Failed;
+    // Redeliver sends it again by hand). `attempt` counts the attempts made so far (1 after the first).
+    static std::optional<std::chrono::seconds> retryDelay(int attempt);
+
+    void setContext(std::function<GreenfieldContext()> context) { m_context = std::move(context); }
+    void start();
+    void stop();
+    bool holdsLease() const { return m_held; }
+    QString holder() const { return m_options.holder; }
+    int inFlight() const { return int(m_inFlight.size()); }
+    // A new delivery of `deliveryId`'s event to its webhook (new deliveryId, same originalDeliveryId).
+    StoreResult<QString> redeliver(const QString &webhookId, const QString &deliveryId);
+
+public Q_SLOTS:
+    void kick(); // new outbox rows or deliveries may wait: work soon
+
+Q_SIGNALS:
+    void leaseChanged(bool held);
+    void attempted(const QString &deliveryId, int httpStatus, const QString &error); // for tests and the UI
+
+private:
+    ApiStore *api() const;
+    void renewLease();
+    void work();
+    bool fanOutPending();
+    void sendDue();
+    void send(const DeliveryRecord &delivery);
+    void post(const DeliveryRecord &delivery, const QString &secret, const QUrl &url);
+    void finish(const DeliveryRecord &delivery, int httpStatus, const QString &error, qint64 startedMs, bool retry);
+    void armNextDue();
+    void flushResults();
+
+    Store *m_store;
+    Clock *m_clock;
+    QByteArray m_sealingKey;
+    DelivererOptions m_options;
+    std::function<GreenfieldContext()> m_context;
+    QNetworkAccessManager *m_nam = nullptr;
+    QTimer *m_leaseTimer = nullptr;
+    QTimer *m_pollTimer = nullptr;
+    QTimer *m_dueTimer = nullptr;
+    bool m_held = false;
+    bool m_running = false;
+    bool m_workQueued = false;
+    QSet<qint64> m_inFlight;
+    QList<AttemptResult> m_results; // finished, not yet recorded
+    bool m_flushQueued = false;
+    qint64 m_lastUnchosenSweep = 0;
+    qint64 m_leaseUntil = 0; // ms, by the clock: when the lease this deliverer holds lapses
+    bool m_inWork = false;
+};
+
+} // namespace sd::api

@@ -1,0 +1,816 @@
+// The merchant API's tables (apistore.h): keys, checkouts, webhooks, the deliverer's lease and deliveries.
+// The outbox rows of invoice transitions are written by the money path (sqlstoreoutbox.cpp); the rows of
+// the API's own changes (a new checkout, a manual mark, an unchosen checkout's expiry) here, each in the
+// change's transaction.
+#include "sqlstore.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlRecord>
+
+#include <array>
+
+namespace sd {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QVariant nullLong() { return QVariant(QMetaType::fromType<qlonglong>()); }
+QDateTime timeOf(const QVariant &v) { return v.isNull() ? QDateTime() : toQDateTime(fromMs(v.toLongLong())); }
+
+constexpr std::array<std::pair<DeliveryStatus, std::string_view>, 3> DeliveryStatusNames{{
+    {DeliveryStatus::Pending, "pending"},
+    {DeliveryStatus::Delivered, "delivered"},
+    {DeliveryStatus::Failed, "failed"},
+}};
+
+DeliveryStatus parseDeliveryStatus(const QString &text)
+{
+    for (const auto &[s, n] : DeliveryStatusNames)
+        if (text == qs(n))
+            return s;
+    return DeliveryStatus::Pending;
+}
+
+const QString CheckoutColumns = QStringLiteral(
+    "id, store_id, invoice_id, methods, chosen, amount, currency, metadata, order_id, options, tolerance_pct, rate,"
+    " quote_window_s, grace_window_s, mark, expired_unchosen, created_at, updated_at");
+
+CheckoutRecord checkoutFromRow(const QSqlRecord &r)
+{
+    CheckoutRecord c;
+    c.id = r.value(0).toString();
+    c.storeId = r.value(1).toString();
+    if (!r.value(2).isNull())
+        c.invoiceId = r.value(2).toLongLong();
+    for (const QString &m : r.value(3).toString().split(u' ', Qt::SkipEmptyParts))
+        c.checkout.methods.push_back(m.toStdString());
+    if (!r.value(4).isNull() && !r.value(4).toString().isEmpty())
+        c.checkout.chosen = r.value(4).toString().toStdString();
+    c.amount = r.value(5).toString();
+    c.currency = r.value(6).toString();
+    c.metadataJson = r.value(7).toString();
+    c.orderId = r.value(8).toString();
+    c.optionsJson = r.value(9).toString();
+    c.tolerancePercent = r.value(10).toString();
+    c.rate = r.value(11).toString();
+    c.checkout.quoteWindow = Seconds(r.value(12).toLongLong());
+    c.checkout.graceWindow = Seconds(r.value(13).toLongLong());
+    c.checkout.mark = parseCheckoutMark(r.value(14).toString().toStdString()).value_or(CheckoutMark::None);
+    c.expiredUnchosen = r.value(15).toLongLong() != 0;
+    c.createdAt = timeOf(r.value(16));
+    c.updatedAt = timeOf(r.value(17));
+    c.checkout.createdAt = fromMs(r.value(16).toLongLong());
+    return c;
+}
+
+const QString WebhookColumns =
+    QStringLiteral("id, store_id, url, secret, enabled, automatic_redelivery, everything, events, created_at");
+
+WebhookRecord webhookFromRow(const QSqlRecord &r)
+{
+    WebhookRecord w;
+    w.id = r.value(0).toString();
+    w.storeId = r.value(1).toString();
+    w.url = r.value(2).toString();
+    w.sealedSecret = r.value(3).toString();
+    w.enabled = r.value(4).toLongLong() != 0;
+    w.automaticRedelivery = r.value(5).toLongLong() != 0;
+    w.everything = r.value(6).toLongLong() != 0;
+    w.specificEvents = r.value(7).toString().split(u' ', Qt::SkipEmptyParts);
+    w.createdAt = timeOf(r.value(8));
+    return w;
+}
+
+const QString DeliveryColumns = QStringLiteral(
+    "seq, id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body, created_at, status, attempts,"
+    " next_attempt_at, last_attempt_at, last_http_status, last_error, last_duration_ms, delivered_at");
+
+DeliveryRecord deliveryFromRow(const QSqlRecord &r)
+{
+    DeliveryRecord d;
+    d.seq = r.value(0).toLongLong();
+    d.delivery.id = r.value(1).toString();
+    d.delivery.webhookId = r.value(2).toString();
+    if (!r.value(3).isNull())
+        d.delivery.outboxId = r.value(3).toLongLong();
+    d.delivery.originalDeliveryId = r.value(4).toString();
+    d.delivery.redelivery = r.value(5).toLongLong() != 0;
+    d.delivery.type = r.value(6).toString();
+    d.delivery.checkoutId = r.value(7).toString();
+    d.delivery.body = r.value(8).toString().toUtf8();
+    d.createdAt = timeOf(r.value(9));
+    d.status = parseDeliveryStatus(r.value(10).toString());
+    d.attempts = int(r.value(11).toLongLong());
+    d.nextAttemptAt = timeOf(r.value(12));
+    d.lastAttemptAt = timeOf(r.value(13));
+    d.lastHttpStatus = int(r.value(14).toLongLong());
+    d.lastError = r.value(15).toString();
+    d.lastDurationMs = int(r.value(16).toLongLong());
+    d.deliveredAt = timeOf(r.value(17));
+    return d;
+}
+
+ApiKeyRecord keyFromRow(const QSqlRecord &r)
+{
+    ApiKeyRecord k;
+    k.id = r.value(0).toLongLong();
+    k.prefix = r.value(1).toString();
+    k.label = r.value(2).toString();
+    k.permissions = r.value(3).toString().split(u' ', Qt::SkipEmptyParts);
+    k.createdAt = timeOf(r.value(4));
+    k.revokedAt = timeOf(r.value(5));
+    return k;
+}
+
+QString likeEscaped(const QString &text)
+{
+    QString escaped = text.toLower();
+    escaped.replace(u'\\', QStringLiteral("\\\\"));
+    escaped.replace(u'%', QStringLiteral("\\%"));
+    escaped.replace(u'_', QStringLiteral("\\_"));
+    return u'%' + escaped + u'%';
+}
+
+// The Greenfield status of a checkout row (c) and its invoice (i, left-joined) as SQL: the domain's mapping
+// (sd::greenfieldState), kept equal by tst_apistore's status filter case for every state.
+QString statusCondition(GreenfieldStatus s)
+{
+    const QString unchosenOpen = QStringLiteral("(c.invoice_id IS NULL AND c.expired_unchosen = 0 AND"
+                                                " c.created_at + c.quote_window_s * 1000 >= :now)");
+    const QString unchosenExpired = QStringLiteral("(c.invoice_id IS NULL AND (c.expired_unchosen <> 0 OR"
+                                                   " c.created_at + c.quote_window_s * 1000 < :now))");
+    switch (s) {
+    case GreenfieldStatus::New:
+        return QStringLiteral("(c.mark = 'none' AND (i.state IN ('awaiting_payment', 'partially_paid') OR ") + unchosenOpen +
+               QStringLiteral("))");
+    case GreenfieldStatus::Processing:
+        return QStringLiteral("(c.mark = 'none' AND i.state = 'confirming')");
+    case GreenfieldStatus::Settled:
+        return QStringLiteral("(c.mark = 'settled' OR (c.mark = 'none' AND i.state = 'settled'))");
+    case GreenfieldStatus::Expired:
+        return QStringLiteral("(c.mark = 'none' AND (i.state IN ('underpaid_expired', 'expired') OR ") + unchosenExpired +
+               QStringLiteral("))");
+    case GreenfieldStatus::Invalid:
+        return QStringLiteral("(c.mark = 'invalid')");
+    }
+    return QStringLiteral("1 = 0");
+}
+
+} // namespace
+
+std::string_view name(DeliveryStatus status)
+{
+    for (const auto &[s, n] : DeliveryStatusNames)
+        if (s == status)
+            return n;
+    return "unknown";
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Settings and keys
+
+StoreResult<QString> SqlStore::apiSetting(const QString &key)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT value FROM api_settings WHERE key = :k"), {{QStringLiteral(":k"), key}});
+    if (!row)
+        return std::unexpected(row.error());
+    return *row ? (*row)->value(0).toString() : QString();
+}
+
+StoreResult<QString> SqlStore::ensureApiSetting(const QString &key, const QString &value)
+{
+    return m_session.write([&]() -> StoreResult<QString> {
+        auto done = m_session.execute(QStringLiteral("INSERT INTO api_settings (key, value) VALUES (:k, :v) ON CONFLICT (key) DO NOTHING"),
+                                      {{QStringLiteral(":k"), key}, {QStringLiteral(":v"), value}});
+        if (!done)
+            return std::unexpected(done.error());
+        return apiSetting(key);
+    });
+}
+
+StoreResult<qint64> SqlStore::createApiKey(const QByteArray &hash, const QString &prefix, const QString &label,
+                                           const QStringList &permissions, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<qint64> {
+        auto row = m_session.selectOne(QStringLiteral("INSERT INTO api_keys (key_hash, prefix, label, permissions, created_at)"
+                                                      " VALUES (:h, :p, :l, :perm, :at) RETURNING id"),
+                                       {{QStringLiteral(":h"), QString::fromLatin1(hash.toHex())},
+                                        {QStringLiteral(":p"), prefix},
+                                        {QStringLiteral(":l"), text(label)},
+                                        {QStringLiteral(":perm"), permissions.join(u' ')},
+                                        {QStringLiteral(":at"), toMs(now)}});
+        if (!row)
+            return std::unexpected(row.error());
+        const qint64 id = (*row)->value(0).toLongLong();
+        QJsonObject after{{QStringLiteral("label"), label}, {QStringLiteral("permissions"), QJsonArray::fromStringList(permissions)}};
+        if (auto a = audit(now, label, QStringLiteral("api_key.create"), QStringLiteral("api_key:%1").arg(id), QStringLiteral("{}"),
+                           QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)));
+            !a)
+            return std::unexpected(a.error());
+        m_session.markChanged();
+        return id;
+    });
+}
+
+StoreResult<std::optional<ApiKeyRecord>> SqlStore::apiKeyByHash(const QByteArray &hash)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT id, prefix, label, permissions, created_at, revoked_at FROM api_keys"
+                                                  " WHERE key_hash = :h AND revoked_at IS NULL"),
+                                   {{QStringLiteral(":h"), QString::fromLatin1(hash.toHex())}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<ApiKeyRecord>();
+    return std::optional<ApiKeyRecord>(keyFromRow(**row));
+}
+
+StoreResult<QList<ApiKeyRecord>> SqlStore::apiKeys()
+{
+    auto rows = m_session.select(QStringLiteral("SELECT id, prefix, label, permissions, created_at, revoked_at FROM api_keys ORDER BY id"));
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<ApiKeyRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << keyFromRow(r);
+    return out;
+}
+
+StoreResult<std::optional<ApiKeyRecord>> SqlStore::findKey(const QString &which)
+{
+    bool isId = false;
+    const qint64 id = which.toLongLong(&isId);
+    auto rows = m_session.select(QStringLiteral("SELECT id, prefix, label, permissions, created_at, revoked_at FROM api_keys"
+                                                " WHERE id = :id OR prefix = :p ORDER BY id"),
+                                 {{QStringLiteral(":id"), isId ? id : qint64(-1)}, {QStringLiteral(":p"), which}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    if (rows->isEmpty())
+        return std::optional<ApiKeyRecord>();
+    if (rows->size() > 1)
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("\"%1\" names several keys: use the id").arg(which)));
+    return std::optional<ApiKeyRecord>(keyFromRow(rows->first()));
+}
+
+StoreResult<ApiKeyRecord> SqlStore::revokeApiKey(const QString &which, const QString &actor, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<ApiKeyRecord> {
+        auto key = findKey(which);
+        if (!key)
+            return std::unexpected(key.error());
+        if (!*key)
+            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no API key \"%1\"").arg(which)));
+        if ((*key)->revokedAt.isValid())
+            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("API key %1 is already revoked").arg((*key)->id)));
+        auto done = m_session.execute(QStringLiteral("UPDATE api_keys SET revoked_at = :at WHERE id = :id"),
+                                      {{QStringLiteral(":at"), toMs(now)}, {QStringLiteral(":id"), (*key)->id}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (auto a = audit(now, actor, QStringLiteral("api_key.revoke"), QStringLiteral("api_key:%1").arg((*key)->id),
+                           QStringLiteral("{\"revoked\":false}"), QStringLiteral("{\"revoked\":true}"));
+            !a)
+            return std::unexpected(a.error());
+        m_session.markChanged();
+        ApiKeyRecord out = **key;
+        out.revokedAt = toQDateTime(now);
+        return out;
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Checkouts
+
+StoreResult<void> SqlStore::createCheckout(const CheckoutRecord &c, TimePoint now)
+{
+    QStringList methods;
+    for (const std::string &m : c.checkout.methods)
+        methods << QString::fromStdString(m);
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(
+            QStringLiteral("INSERT INTO api_checkouts (id, store_id, invoice_id, methods, chosen, amount, currency, metadata, order_id,"
+                           " options, tolerance_pct, rate, quote_window_s, grace_window_s, mark, created_at, updated_at) VALUES"
+                           " (:id, :store, :invoice, :methods, :chosen, :amount, :currency, :metadata, :order, :options, :tol, :rate, :qw, :gw,"
+                           " 'none', :created, :updated)"),
+            {{QStringLiteral(":id"), c.id},
+             {QStringLiteral(":store"), c.storeId},
+             {QStringLiteral(":invoice"), c.invoiceId ? QVariant(*c.invoiceId) : nullLong()},
+             {QStringLiteral(":chosen"), c.checkout.chosen ? QVariant(QString::fromStdString(*c.checkout.chosen))
+                                                           : QVariant(QMetaType::fromType<QString>())},
+             {QStringLiteral(":rate"), text(c.rate)},
+             {QStringLiteral(":methods"), methods.join(u' ')},
+             {QStringLiteral(":amount"), text(c.amount)},
+             {QStringLiteral(":currency"), text(c.currency)},
+             {QStringLiteral(":metadata"), c.metadataJson.isEmpty() ? QStringLiteral("{}") : c.metadataJson},
+             {QStringLiteral(":order"), text(c.orderId)},
+             {QStringLiteral(":options"), c.optionsJson.isEmpty() ? QStringLiteral("{}") : c.optionsJson},
+             {QStringLiteral(":tol"), c.tolerancePercent.isEmpty() ? QStringLiteral("0") : c.tolerancePercent},
+             {QStringLiteral(":qw"), qint64(c.checkout.quoteWindow.count())},
+             {QStringLiteral(":gw"), qint64(c.checkout.graceWindow.count())},
+             {QStringLiteral(":created"), toMs(c.checkout.createdAt)},
+             {QStringLiteral(":updated"), toMs(now)}});
+        if (!done)
+            return std::unexpected(done.error());
+        auto event = m_session.execute(QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, amount, flags, at)"
+                                                      " VALUES (:c, :inv, 'InvoiceCreated', :amount, 0, :at)"),
+                                       {{QStringLiteral(":c"), c.id},
+                                        {QStringLiteral(":inv"), c.invoiceId ? QVariant(*c.invoiceId) : nullLong()},
+                                        {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), 0)},
+                                        {QStringLiteral(":at"), toMs(now)}});
+        if (!event)
+            return std::unexpected(event.error());
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<void> SqlStore::linkCheckout(const QString &id, const QString &asset, qint64 invoiceId, const QString &rate,
+                                         TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(QStringLiteral("UPDATE api_checkouts SET invoice_id = :inv, chosen = :asset, rate = :rate,"
+                                                     " updated_at = :now WHERE id = :id AND invoice_id IS NULL"),
+                                      {{QStringLiteral(":inv"), invoiceId},
+                                       {QStringLiteral(":asset"), asset},
+                                       {QStringLiteral(":rate"), text(rate)},
+                                       {QStringLiteral(":now"), toMs(now)},
+                                       {QStringLiteral(":id"), id}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (*done != 1)
+            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1 already has its payment method").arg(id)));
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<CheckoutRecord> SqlStore::checkout(const QString &id)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_checkouts WHERE id = :id").arg(CheckoutColumns),
+                                   {{QStringLiteral(":id"), id}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no invoice %1").arg(id)));
+    return checkoutFromRow(**row);
+}
+
+StoreResult<QList<CheckoutRecord>> SqlStore::checkouts(const QString &storeId, const CheckoutFilter &f, TimePoint now)
+{
+    QStringList where{QStringLiteral("c.store_id = :store")};
+    Binds binds{{QStringLiteral(":store"), storeId}};
+    if (!f.orderIds.isEmpty()) {
+        QStringList names;
+        for (int i = 0; i < f.orderIds.size(); ++i) {
+            names << QStringLiteral(":o%1").arg(i);
+            binds.append({names.last(), f.orderIds[i]});
+        }
+        where << QStringLiteral("c.order_id IN (%1)").arg(names.join(QStringLiteral(", ")));
+    }
+    if (!f.statuses.isEmpty()) {
+        QStringList any;
+        for (GreenfieldStatus s : f.statuses)
+            any << statusCondition(s);
+        where << u'(' + any.join(QStringLiteral(" OR ")) + u')';
+        binds.append({QStringLiteral(":now"), toMs(now)});
+    }
+    if (f.startDate) {
+        where << QStringLiteral("c.created_at >= :start");
+        binds.append({QStringLiteral(":start"), f.startDate->toMSecsSinceEpoch()});
+    }
+    if (f.endDate) {
+        where << QStringLiteral("c.created_at <= :end");
+        binds.append({QStringLiteral(":end"), f.endDate->toMSecsSinceEpoch()});
+    }
+    if (!f.textSearch.isEmpty()) {
+        where << QStringLiteral("(lower(c.id) LIKE :t1 ESCAPE '\\' OR lower(c.order_id) LIKE :t2 ESCAPE '\\' OR lower(c.metadata)"
+                                " LIKE :t3 ESCAPE '\\')");
+        const QString p = likeEscaped(f.textSearch);
+        binds << std::pair{QStringLiteral(":t1"), QVariant(p)} << std::pair{QStringLiteral(":t2"), QVariant(p)}
+              << std::pair{QStringLiteral(":t3"), QVariant(p)};
+    }
+    binds << std::pair{QStringLiteral(":take"), QVariant(f.take)} << std::pair{QStringLiteral(":skip"), QVariant(f.skip)};
+    QString columns = CheckoutColumns;
+    columns.replace(QStringLiteral("id, "), QStringLiteral("c.id, "));
+    QStringList prefixed;
+    for (const QString &col : CheckoutColumns.split(QStringLiteral(", ")))
+        prefixed << QStringLiteral("c.") + col.trimmed();
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_checkouts c LEFT JOIN invoices i ON i.id = c.invoice_id"
+                                                " WHERE %2 ORDER BY c.created_at DESC, c.id DESC LIMIT :take OFFSET :skip")
+                                     .arg(prefixed.join(QStringLiteral(", ")), where.join(QStringLiteral(" AND "))),
+                                 binds);
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<CheckoutRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << checkoutFromRow(r);
+    return out;
+}
+
+StoreResult<void> SqlStore::markCheckout(const QString &id, CheckoutMark expected, CheckoutMark to, const CheckoutEvent &event,
+                                         const QString &actor, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(QStringLiteral("UPDATE api_checkouts SET mark = :to, updated_at = :now WHERE id = :id AND mark = :from"),
+                                      {{QStringLiteral(":to"), qs(name(to))},
+                                       {QStringLiteral(":now"), toMs(now)},
+                                       {QStringLiteral(":id"), id},
+                                       {QStringLiteral(":from"), qs(name(expected))}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (*done != 1)
+            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1 changed meanwhile: read it again").arg(id)));
+        if (auto a = audit(now, actor, QStringLiteral("api_invoice.mark"), QStringLiteral("checkout:%1").arg(id),
+                           QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(expected))), QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(to))));
+            !a)
+            return std::unexpected(a.error());
+        auto ev = m_session.execute(QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, amount, flags, at)"
+                                                   " SELECT id, invoice_id, :type, :amount, :flags, :at FROM api_checkouts WHERE id = :id"),
+                                    {{QStringLiteral(":type"), qs(name(event.type))},
+                                     {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), 0)},
+                                     {QStringLiteral(":flags"), qint64((event.overPaid ? 2 : 0) | (event.manuallyMarked ? 8 : 0))},
+                                     {QStringLiteral(":at"), toMs(now)},
+                                     {QStringLiteral(":id"), id}});
+        if (!ev)
+            return std::unexpected(ev.error());
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<int> SqlStore::expireUnchosenCheckouts(TimePoint now)
+{
+    auto due = m_session.select(QStringLiteral("SELECT id FROM api_checkouts WHERE invoice_id IS NULL AND expired_unchosen = 0"
+                                               " AND mark = 'none' AND created_at + quote_window_s * 1000 < :now ORDER BY created_at"),
+                                {{QStringLiteral(":now"), toMs(now)}});
+    if (!due)
+        return std::unexpected(due.error());
+    int n = 0;
+    for (const QSqlRecord &row : *due) {
+        const QString id = row.value(0).toString();
+        auto one = m_session.write([&]() -> StoreResult<int> {
+            auto done = m_session.execute(QStringLiteral("UPDATE api_checkouts SET expired_unchosen = 1, updated_at = :now WHERE id = :id"
+                                                         " AND invoice_id IS NULL AND expired_unchosen = 0 AND mark = 'none'"),
+                                          {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), id}});
+            if (!done)
+                return std::unexpected(done.error());
+            if (*done != 1)
+                return 0; // chosen or expired by another engine meanwhile
+            auto ev = m_session.execute(QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, amount, flags, at)"
+                                                       " VALUES (:id, NULL, 'InvoiceExpired', :amount, 0, :at)"),
+                                        {{QStringLiteral(":id"), id},
+                                         {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), 0)},
+                                         {QStringLiteral(":at"), toMs(now)}});
+            if (!ev)
+                return std::unexpected(ev.error());
+            m_session.markChanged();
+            return 1;
+        });
+        if (!one)
+            return std::unexpected(one.error());
+        n += *one;
+    }
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks
+
+StoreResult<void> SqlStore::createWebhook(const WebhookRecord &w, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(
+            QStringLiteral("INSERT INTO api_webhooks (id, store_id, url, secret, enabled, automatic_redelivery, everything, events,"
+                           " created_at, updated_at) VALUES (:id, :store, :url, :secret, :enabled, :auto, :every, :events, :now, :now2)"),
+            {{QStringLiteral(":id"), w.id},
+             {QStringLiteral(":store"), w.storeId},
+             {QStringLiteral(":url"), w.url},
+             {QStringLiteral(":secret"), w.sealedSecret},
+             {QStringLiteral(":enabled"), w.enabled ? 1 : 0},
+             {QStringLiteral(":auto"), w.automaticRedelivery ? 1 : 0},
+             {QStringLiteral(":every"), w.everything ? 1 : 0},
+             {QStringLiteral(":events"), text(w.specificEvents.join(u' '))},
+             {QStringLiteral(":now"), toMs(now)},
+             {QStringLiteral(":now2"), toMs(now)}});
+        if (!done)
+            return std::unexpected(done.error());
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<QList<WebhookRecord>> SqlStore::webhooks(const QString &storeId)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_webhooks WHERE store_id = :s OR :all = 1 ORDER BY created_at, id")
+                                     .arg(WebhookColumns),
+                                 {{QStringLiteral(":s"), storeId}, {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<WebhookRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << webhookFromRow(r);
+    return out;
+}
+
+StoreResult<WebhookRecord> SqlStore::webhook(const QString &storeId, const QString &id)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_webhooks WHERE id = :id AND (store_id = :s OR :all = 1)")
+                                       .arg(WebhookColumns),
+                                   {{QStringLiteral(":id"), id}, {QStringLiteral(":s"), storeId},
+                                    {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no webhook %1").arg(id)));
+    return webhookFromRow(**row);
+}
+
+StoreResult<void> SqlStore::updateWebhook(const WebhookRecord &w, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(
+            QStringLiteral("UPDATE api_webhooks SET url = :url, secret = :secret, enabled = :enabled, automatic_redelivery = :auto,"
+                           " everything = :every, events = :events, updated_at = :now WHERE id = :id AND store_id = :store"),
+            {{QStringLiteral(":url"), w.url},
+             {QStringLiteral(":secret"), w.sealedSecret},
+             {QStringLiteral(":enabled"), w.enabled ? 1 : 0},
+             {QStringLiteral(":auto"), w.automaticRedelivery ? 1 : 0},
+             {QStringLiteral(":every"), w.everything ? 1 : 0},
+             {QStringLiteral(":events"), text(w.specificEvents.join(u' '))},
+             {QStringLiteral(":now"), toMs(now)},
+             {QStringLiteral(":id"), w.id},
+             {QStringLiteral(":store"), w.storeId}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (*done != 1)
+            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no webhook %1").arg(w.id)));
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<void> SqlStore::deleteWebhook(const QString &storeId, const QString &id)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(QStringLiteral("DELETE FROM api_webhooks WHERE id = :id AND store_id = :s"),
+                                      {{QStringLiteral(":id"), id}, {QStringLiteral(":s"), storeId}});
+        if (!done)
+            return std::unexpected(done.error());
+        if (*done != 1)
+            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no webhook %1").arg(id)));
+        auto dropped = m_session.execute(QStringLiteral("UPDATE api_deliveries SET status = 'failed', next_attempt_at = NULL,"
+                                                        " last_error = 'the webhook was deleted' WHERE webhook_id = :id AND status = 'pending'"),
+                                         {{QStringLiteral(":id"), id}});
+        if (!dropped)
+            return std::unexpected(dropped.error());
+        m_session.markChanged();
+        return {};
+    });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The deliverer
+
+StoreResult<bool> SqlStore::tryAcquireDelivererLease(const QString &holder, TimePoint now, std::chrono::milliseconds ttl)
+{
+    return m_session.write([&]() -> StoreResult<bool> {
+        auto done = m_session.execute(QStringLiteral("UPDATE api_lease SET holder = :h, expires_at = :until WHERE id = 1 AND"
+                                                     " (holder = :h2 OR expires_at < :now)"),
+                                      {{QStringLiteral(":h"), holder},
+                                       {QStringLiteral(":until"), toMs(now + ttl)},
+                                       {QStringLiteral(":h2"), holder},
+                                       {QStringLiteral(":now"), toMs(now)}});
+        if (!done)
+            return std::unexpected(done.error());
+        return *done == 1;
+    });
+}
+
+StoreResult<void> SqlStore::releaseDelivererLease(const QString &holder)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        auto done = m_session.execute(QStringLiteral("UPDATE api_lease SET expires_at = 0 WHERE id = 1 AND holder = :h"),
+                                      {{QStringLiteral(":h"), holder}});
+        if (!done)
+            return std::unexpected(done.error());
+        return {};
+    });
+}
+
+// Inside a write transaction: locks the lease row and confirms `holder` still holds it (PostgreSQL: a second
+// deliverer's write waits here, so two never interleave their writes).
+StoreResult<void> SqlStore::lockLease(const QString &holder, TimePoint now)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT holder, expires_at FROM api_lease WHERE id = 1%1").arg(m_session.forUpdate()));
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row || (*row)->value(0).toString() != holder || (*row)->value(1).toLongLong() < toMs(now))
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("the deliverer lease is held by another engine")));
+    return {};
+}
+
+StoreResult<QList<OutboxRecord>> SqlStore::pendingOutbox(int limit)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT id, checkout_id, invoice_id, type, txid, output_key, amount, flags, at FROM api_outbox"
+                                                " WHERE fanned_out = 0 ORDER BY id LIMIT :limit"),
+                                 {{QStringLiteral(":limit"), limit}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<OutboxRecord> out;
+    for (const QSqlRecord &r : *rows) {
+        OutboxRecord o;
+        o.id = r.value(0).toLongLong();
+        o.checkoutId = r.value(1).toString();
+        if (!r.value(2).isNull())
+            o.invoiceId = r.value(2).toLongLong();
+        o.event.type = parseCheckoutEventType(r.value(3).toString().toStdString()).value_or(CheckoutEventType::InvoiceCreated);
+        o.txid = r.value(4).toString();
+        o.outputKey = r.value(5).toString();
+        if (!o.txid.isEmpty())
+            o.event.deposit = DepositKey{o.txid.toStdString(), o.outputKey.toStdString()};
+        auto amount = decodeAtomic(r.value(6));
+        o.event.amount = amount.value_or(0);
+        const qint64 flags = r.value(7).toLongLong();
+        o.event.afterExpiration = flags & 1;
+        o.event.overPaid = flags & 2;
+        o.event.partiallyPaid = flags & 4;
+        o.event.manuallyMarked = flags & 8;
+        o.at = timeOf(r.value(8));
+        out << o;
+    }
+    return out;
+}
+
+StoreResult<void> SqlStore::fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries, TimePoint now)
+{
+    return fanOut(holder, QList<FanOut>{FanOut{outboxId, deliveries}}, now);
+}
+
+StoreResult<void> SqlStore::fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        if (auto held = lockLease(holder, now); !held)
+            return held;
+        bool any = false;
+        for (const FanOut &f : batch) {
+            auto marked = m_session.execute(QStringLiteral("UPDATE api_outbox SET fanned_out = 1 WHERE id = :id AND fanned_out = 0"),
+                                            {{QStringLiteral(":id"), f.outboxId}});
+            if (!marked)
+                return std::unexpected(marked.error());
+            if (*marked != 1)
+                continue; // done already (by the previous holder)
+            for (const NewDelivery &d : f.deliveries) {
+                if (auto done = insertDelivery(d, f.outboxId, now); !done)
+                    return done;
+                any = true;
+            }
+        }
+        if (any)
+            m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<void> SqlStore::insertDelivery(const NewDelivery &d, std::optional<qint64> outboxId, TimePoint now)
+{
+    auto done = m_session.execute(
+        QStringLiteral("INSERT INTO api_deliveries (id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body,"
+                       " created_at, status, next_attempt_at) VALUES (:id, :w, :o, :orig, :re, :type, :c, :body, :now, 'pending', :next)"),
+        {{QStringLiteral(":id"), d.id},
+         {QStringLiteral(":w"), d.webhookId},
+         {QStringLiteral(":o"), outboxId ? QVariant(*outboxId) : nullLong()},
+         {QStringLiteral(":orig"), d.originalDeliveryId},
+         {QStringLiteral(":re"), d.redelivery ? 1 : 0},
+         {QStringLiteral(":type"), d.type},
+         {QStringLiteral(":c"), d.checkoutId},
+         {QStringLiteral(":body"), QString::fromUtf8(d.body)},
+         {QStringLiteral(":now"), toMs(now)},
+         {QStringLiteral(":next"), toMs(now)}});
+    if (!done)
+        return std::unexpected(done.error());
+    return {};
+}
+
+StoreResult<void> SqlStore::addDelivery(const NewDelivery &d, TimePoint now)
+{
+    return m_session.write([&]() -> StoreResult<void> {
+        if (auto done = insertDelivery(d, std::nullopt, now); !done)
+            return done;
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<QList<DeliveryRecord>> SqlStore::dueDeliveries(TimePoint now, int limit)
+{
+    QStringList cols;
+    for (const QString &c : DeliveryColumns.split(QStringLiteral(", ")))
+        cols << QStringLiteral("d.") + c.trimmed();
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
+                                                " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
+                                                " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
+                                     .arg(cols.join(QStringLiteral(", "))),
+                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<DeliveryRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << deliveryFromRow(r);
+    return out;
+}
+
+StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT MIN(d.next_attempt_at) FROM api_deliveries d JOIN api_webhooks w ON"
+                                                  " w.id = d.webhook_id WHERE d.status = 'pending' AND w.enabled = 1"));
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row || (*row)->value(0).isNull())
+        return std::optional<TimePoint>();
+    return std::optional<TimePoint>(fromMs((*row)->value(0).toLongLong()));
+}
+
+StoreResult<void> SqlStore::recordAttempt(const QString &holder, qint64 seq, const DeliveryAttempt &a, DeliveryStatus status,
+                                          std::optional<TimePoint> next)
+{
+    return recordAttempts(holder, {AttemptResult{seq, a, status, next}});
+}
+
+StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<AttemptResult> &results)
+{
+    if (results.isEmpty())
+        return {};
+    return m_session.write([&]() -> StoreResult<void> {
+        if (auto held = lockLease(holder, fromQDateTime(results.first().attempt.at)); !held)
+            return held;
+        for (const AttemptResult &r : results) {
+            const DeliveryAttempt &a = r.attempt;
+            const TimePoint at = fromQDateTime(a.at);
+            auto done = m_session.execute(
+                QStringLiteral("UPDATE api_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :next,"
+                               " last_attempt_at = :at, last_http_status = :http, last_error = :error, last_duration_ms = :ms,"
+                               " delivered_at = :delivered WHERE seq = :seq AND status = 'pending'"),
+                {{QStringLiteral(":status"), qs(name(r.status))},
+                 {QStringLiteral(":next"), r.nextAttempt ? QVariant(toMs(*r.nextAttempt)) : nullLong()},
+                 {QStringLiteral(":at"), toMs(at)},
+                 {QStringLiteral(":http"), a.httpStatus},
+                 {QStringLiteral(":error"), text(a.error)},
+                 {QStringLiteral(":ms"), a.durationMs},
+                 {QStringLiteral(":delivered"), r.status == DeliveryStatus::Delivered ? QVariant(toMs(at)) : nullLong()},
+                 {QStringLiteral(":seq"), r.seq}});
+            if (!done)
+                return std::unexpected(done.error());
+            auto logged = m_session.execute(QStringLiteral("INSERT INTO api_delivery_attempts (delivery_seq, at, http_status, error, duration_ms)"
+                                                           " VALUES (:seq, :at, :http, :error, :ms)"),
+                                            {{QStringLiteral(":seq"), r.seq},
+                                             {QStringLiteral(":at"), toMs(at)},
+                                             {QStringLiteral(":http"), a.httpStatus},
+                                             {QStringLiteral(":error"), text(a.error)},
+                                             {QStringLiteral(":ms"), a.durationMs}});
+            if (!logged)
+                return std::unexpected(logged.error());
+        }
+        m_session.markChanged();
+        return {};
+    });
+}
+
+StoreResult<QList<DeliveryRecord>> SqlStore::deliveries(const QString &webhookId, int count)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
+                                     .arg(DeliveryColumns),
+                                 {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
+                                  {QStringLiteral(":n"), count}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<DeliveryRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << deliveryFromRow(r);
+    return out;
+}
+
+StoreResult<DeliveryRecord> SqlStore::delivery(const QString &webhookId, const QString &deliveryId)
+{
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w AND id = :id").arg(DeliveryColumns),
+                                   {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":id"), deliveryId}});
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no delivery %1").arg(deliveryId)));
+    return deliveryFromRow(**row);
+}
+
+StoreResult<QList<DeliveryAttempt>> SqlStore::deliveryAttempts(qint64 seq)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT at, http_status, error, duration_ms FROM api_delivery_attempts"
+                                                " WHERE delivery_seq = :s ORDER BY id"),
+                                 {{QStringLiteral(":s"), seq}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<DeliveryAttempt> out;
+    for (const QSqlRecord &r : *rows)
+        out << DeliveryAttempt{timeOf(r.value(0)), int(r.value(1).toLongLong()), r.value(2).toString(), int(r.value(3).toLongLong())};
+    return out;
+}
+
+} // namespace sd

@@ -1,0 +1,46 @@
+# npm packages the merchant API tests use, installed into the build directory (never globally):
+#   standardwebhooks               the Standard Webhooks reference library (verifies webhook-* headers)
+#   btcpay-greenfield-node-client  an existing Greenfield client (compatibility of the invoice endpoints)
+# Sourced by scripts/test, which then exports SETTLEDESK_TEST_API_NODE_MODULES (the node_modules folder).
+# A second run installs nothing.
+
+API_NPM_DIR="${API_NPM_DIR:-${BUILD_DIR:-$SETTLEDESK_ROOT/build}/npm-api}"
+API_NPM_TIMEOUT="${API_NPM_TIMEOUT:-300}"
+STANDARDWEBHOOKS_VERSION=1.1.1
+GREENFIELD_CLIENT_VERSION=1.7.0
+
+_api_log() { printf '[api-clients] %s\n' "$*" >&2; }
+
+api_clients_install() {
+    local dir="$API_NPM_DIR"
+    if [ -f "$dir/node_modules/standardwebhooks/package.json" ] &&
+        grep -q "\"version\": \"$STANDARDWEBHOOKS_VERSION\"" "$dir/node_modules/standardwebhooks/package.json" &&
+        [ -f "$dir/node_modules/btcpay-greenfield-node-client/package.json" ]; then
+        return 0
+    fi
+    command -v node >/dev/null || ensure_packages nodejs
+    command -v npm >/dev/null || ensure_packages npm
+    mkdir -p "$dir"
+    cat >"$dir/package.json" <<JSON
+{ "name": "settledesk-api-clients", "private": true,
+  "dependencies": { "standardwebhooks": "$STANDARDWEBHOOKS_VERSION",
+                    "btcpay-greenfield-node-client": "$GREENFIELD_CLIENT_VERSION" } }
+JSON
+    local attempt
+    for attempt in 1 2; do
+        _api_log "npm install standardwebhooks@$STANDARDWEBHOOKS_VERSION btcpay-greenfield-node-client@$GREENFIELD_CLIENT_VERSION into $dir (attempt $attempt)"
+        if (cd "$dir" && timeout "$API_NPM_TIMEOUT" npm install --ignore-scripts --no-audit --no-fund \
+            --no-update-notifier --loglevel=error >"$dir/npm-install.log" 2>&1); then
+            return 0
+        fi
+        tail -n 20 "$dir/npm-install.log" >&2
+        rm -rf "$dir/node_modules" "$dir/package-lock.json"
+    done
+    _api_log "error: npm install failed (log: $dir/npm-install.log)"
+    return 1
+}
+
+if [ -z "${API_CLIENTS_LIB_ONLY:-}" ]; then
+    api_clients_install || die "the API tests' npm packages could not be installed"
+    export SETTLEDESK_TEST_API_NODE_MODULES="$API_NPM_DIR/node_modules"
+fi

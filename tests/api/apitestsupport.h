@@ -1,0 +1,186 @@
+// Helpers of the merchant API's end-to-end tests: a synchronous HTTP client (Qt's own HTTP stack, real
+// sockets), the Node webhook receiver (tests/api/receiver.js, which verifies signatures with npm
+// standardwebhooks and Node's crypto) and its log, a free port, and a fresh database of either backend.
+#pragma once
+
+#include "pgengine.h"
+
+#include <QEventLoop>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <memory>
+
+namespace sd::apitest {
+
+struct Reply
+{
+    int status = 0;
+    QByteArray body;
+    QList<QNetworkReply::RawHeaderPair> headers;
+    QJsonObject object() const { return QJsonDocument::fromJson(body).object(); }
+    QJsonArray array() const { return QJsonDocument::fromJson(body).array(); }
+    QByteArray header(const QByteArray &name) const
+    {
+        for (const auto &[n, v] : headers)
+            if (n.compare(name, Qt::CaseInsensitive) == 0)
+                return v;
+        return {};
+    }
+};
+
+class Http
+{
+public:
+    QString base;
+    QString key;
+    Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {}, const QString &keyOverride = QStringLiteral("\x01"),
+               int timeoutMs = 60000)
+    {
+        QNetworkRequest request(QUrl(base + path));
+        const QString k = keyOverride == QStringLiteral("\x01") ? key : keyOverride;
+        if (!k.isEmpty())
+            request.setRawHeader("Authorization", "token " + k.toUtf8());
+        if (!body.isNull())
+            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        std::unique_ptr<QNetworkReply> reply(m_nam.sendCustomRequest(request, method, body));
+        QEventLoop loop;
+        QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        if (!reply->isFinished())
+            loop.exec();
+        Reply r;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.body = reply->readAll();
+        r.headers = reply->rawHeaderPairs();
+        return r;
+    }
+    Reply get(const QString &path, const QString &k = QStringLiteral("\x01")) { return send("GET", path, {}, k); }
+    Reply post(const QString &path, const QJsonObject &o, const QString &k = QStringLiteral("\x01"))
+    {
+        return send("POST", path, QJsonDocument(o).toJson(QJsonDocument::Compact), k);
+    }
+
+private:
+    QNetworkAccessManager m_nam;
+};
+
+inline quint16 freePort()
+{
+    QTcpServer s;
+    s.listen(QHostAddress::LocalHost, 0);
+    return s.serverPort();
+}
+
+// The Node receiver: `node receiver.js PORT LOG SECRET`; its log has one JSON object per request.
+class Receiver
+{
+public:
+    Receiver(QString logFile, QString secret) : m_log(std::move(logFile)), m_secret(std::move(secret)) {}
+    ~Receiver() { stop(); }
+    bool start(quint16 port = 0)
+    {
+        m_process = std::make_unique<QProcess>();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("NODE_PATH"), qEnvironmentVariable("SETTLEDESK_TEST_API_NODE_MODULES"));
+        m_process->setProcessEnvironment(env);
+        m_process->setProcessChannelMode(QProcess::MergedChannels);
+        m_process->start(QStringLiteral("node"), {QStringLiteral(SETTLEDESK_TEST_SOURCE_DIR "/receiver.js"),
+                                                  QString::number(port), m_log, m_secret});
+        if (!m_process->waitForStarted(10000))
+            return false;
+        QByteArray out;
+        if (!QTest::qWaitFor([&] {
+                out += m_process->readAll();
+                return out.contains("listening ") || m_process->state() == QProcess::NotRunning;
+            }, 20000))
+            return false;
+        const qsizetype at = out.indexOf("listening ");
+        if (at < 0) {
+            qWarning("receiver: %s", out.constData());
+            return false;
+        }
+        m_port = quint16(out.mid(at + 10).trimmed().toUInt());
+        return m_port != 0;
+    }
+    void stop()
+    {
+        if (m_process && m_process->state() != QProcess::NotRunning) {
+            m_process->kill();
+            m_process->waitForFinished(5000);
+        }
+        m_process.reset();
+    }
+    quint16 port() const { return m_port; }
+    QString url() const { return QStringLiteral("http://127.0.0.1:%1/hook").arg(m_port); }
+    void setStatus(int status)
+    {
+        QFile f(m_log + QStringLiteral(".status"));
+        f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+        f.write(QByteArray::number(status));
+    }
+    QList<QJsonObject> requests() const
+    {
+        QList<QJsonObject> out;
+        QFile f(m_log);
+        if (!f.open(QIODevice::ReadOnly))
+            return out;
+        for (const QByteArray &line : f.readAll().split('\n'))
+            if (!line.trimmed().isEmpty())
+                out << QJsonDocument::fromJson(line).object();
+        return out;
+    }
+    QList<QJsonObject> requestsFor(const QString &invoiceId) const
+    {
+        QList<QJsonObject> out;
+        for (const QJsonObject &o : requests())
+            if (o.value(QStringLiteral("invoiceId")).toString() == invoiceId)
+                out << o;
+        return out;
+    }
+    static QStringList types(const QList<QJsonObject> &requests)
+    {
+        QStringList out;
+        for (const QJsonObject &o : requests)
+            out << o.value(QStringLiteral("type")).toString();
+        return out;
+    }
+
+private:
+    QString m_log, m_secret;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+};
+
+// A fresh database: a file (SQLite) or a database of its own on the test server (PostgreSQL), by
+// SETTLEDESK_STORE_BACKEND as the store tests.
+class ApiDatabase
+{
+public:
+    explicit ApiDatabase(const QString &dir)
+    {
+        if (qEnvironmentVariable("SETTLEDESK_STORE_BACKEND") == QLatin1String("postgres")) {
+            m_pg = std::make_unique<chaos::FreshPgDatabase>(QStringLiteral("SETTLEDESK_TEST_PG"), QStringLiteral("api"));
+            m_url = m_pg->url(QStringLiteral("sd-api-test"));
+        } else {
+            m_url = QStringLiteral("sqlite:") + dir + QStringLiteral("/api.db");
+        }
+    }
+    bool postgres() const { return m_pg != nullptr; }
+    QString error() const { return m_pg ? m_pg->error() : QString(); }
+    QString url() const { return m_url; }
+    QString password() const { return m_pg ? m_pg->password() : QString(); }
+
+private:
+    std::unique_ptr<chaos::FreshPgDatabase> m_pg;
+    QString m_url;
+};
+
+} // namespace sd::apitest
