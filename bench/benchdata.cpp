@@ -3,6 +3,7 @@
 #include "asset.h"
 #include "benchsupport.h"
 
+#include "schema.h"
 #include "storeurl.h"
 
 #include <QDateTime>
@@ -28,6 +29,24 @@ const char *const Marker = "bench_shop";
 // week decided (refunded or dismissed) as a merchant clears the queue.
 constexpr int DataVersion = 2;
 
+// The migrations the shop's schema_version records are this build's first ones (same number, same step): a
+// shop made while a migration had another number (a branch renumbered on landing) is made again instead of
+// being migrated wrongly.
+bool schemaIsOurs(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT version, description FROM schema_version ORDER BY version")))
+        return false;
+    const QList<Migration> &ours = migrations();
+    int i = 0;
+    while (q.next()) {
+        if (i >= ours.size() || q.value(0).toInt() != ours[i].version || q.value(1).toString() != ours[i].description)
+            return false;
+        ++i;
+    }
+    return i > 0;
+}
+
 int markedCount(const QString &path)
 {
     if (!QFile::exists(path))
@@ -39,7 +58,7 @@ int markedCount(const QString &path)
         if (db.open()) {
             QSqlQuery q(db);
             if (q.exec(QStringLiteral("SELECT invoices, version FROM %1").arg(QLatin1String(Marker))) && q.next() &&
-                q.value(1).toInt() == DataVersion)
+                q.value(1).toInt() == DataVersion && schemaIsOurs(db))
                 count = q.value(0).toInt();
         }
     }
@@ -303,7 +322,7 @@ int pgMarkedCount(const PgServer &server, int count)
         QSqlDatabase db = pgConnection(server, databaseOf(count), QStringLiteral("bench-pg-marker"), &error);
         QSqlQuery q(db);
         if (error.isEmpty() && q.exec(QStringLiteral("SELECT invoices, version FROM %1").arg(QLatin1String(Marker))) &&
-            q.next() && q.value(1).toInt() == DataVersion)
+            q.next() && q.value(1).toInt() == DataVersion && schemaIsOurs(db))
             marked = q.value(0).toInt();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("bench-pg-marker"));
