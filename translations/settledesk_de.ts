@@ -577,7 +577,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+33"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+35"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -965,7 +965,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+58"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="+57"/>
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
@@ -1118,13 +1118,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+66"/>
-        <location line="+621"/>
+        <location filename="../ui/mainwindow.cpp" line="+76"/>
+        <location line="+589"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-598"/>
+        <location line="-566"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1135,12 +1135,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+574"/>
+        <location line="+542"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-573"/>
+        <location line="-541"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1155,7 +1155,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+85"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1270,7 +1270,7 @@ Ausgang %2</translation>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+55"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
@@ -1290,17 +1290,17 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+191"/>
         <source>The overview could not be computed: %1</source>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-517"/>
+        <location line="-579"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+420"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
