@@ -55,7 +55,7 @@ inline bool searchMatches(const QString &search, qint64 id, const QString &order
     return std::any_of(txids.begin(), txids.end(), [&](const QString &t) { return t.startsWith(s, Qt::CaseInsensitive); });
 }
 
-// The orders the list can take; each is served by an index (schema v6), so a page costs the same at any
+// The orders the list can take; each is served by an index (schema v7), so a page costs the same at any
 // history size. Ties are broken by the invoice id in the same direction.
 enum class InvoiceSort : std::uint8_t {
     Created,   // created_at

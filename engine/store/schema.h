@@ -25,7 +25,7 @@ struct Migration
     std::function<StoreResult<void>(SqlSession &)> backfill;
 };
 
-// SQL expressions that indexes of version 6 are built on: a query must use the same expression to use
+// SQL expressions that indexes of version 7 are built on: a query must use the same expression to use
 // the index (both databases match an expression index by the expression's structure).
 // The state's rank in AllInvoiceStates order (0..5).
 QString stateRankSql();

@@ -182,6 +182,7 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
         {"USDT", "49.90", 3500, 0, 0, "WEB-10864"},
         {"XMR", "99.99", 4200, 101, 14, "WEB-10863"},
     };
+    qint64 underpaid = 0;
     for (const Live &l : live) {
         const QString asset = QString::fromLatin1(l.asset);
         const TimePoint created = now - std::chrono::seconds(l.ageSeconds);
@@ -195,8 +196,16 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
         }
         if (QLatin1String(l.ref) == QLatin1String("WEB-10870"))
             featuredInvoice = *id;
+        if (QLatin1String(l.ref) == QLatin1String("WEB-10865"))
+            underpaid = *id;
     }
     expire(now); // the live ones past their hard boundary
+    // The customer of the underpaid one sent the rest after its boundary: two items of one invoice, refunded
+    // together in one transaction.
+    if (underpaid) {
+        if (auto r = m_store.invoice(underpaid))
+            pay(underpaid, r->invoice.terms.required - r->invoice.received(), now - 2min, 12);
+    }
     // Money that belongs to no open invoice: a payment after an invoice's boundary, one to an address of no
     // invoice; and one approved for a manual payout the merchant has not recorded yet.
     if (auto late = m_store.invoices({}); late && !late->isEmpty()) {
@@ -247,6 +256,12 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
     BackendStatus usdt{QStringLiteral("usdt:http://127.0.0.1:8545"), QStringLiteral("USDT"), BackendHealth::Degraded,
                        QStringLiteral("eth_getLogs: request timed out after 10000 ms"), t.addSecs(-47), 21'944'310};
     backends = {xmr, btc, usdt};
+
+    // The money by category, as the engine reads it for the queue's header.
+    if (auto totals = m_store.moneyTotals({}))
+        money = *totals;
+    else
+        check(totals.error());
 }
 
 } // namespace sd::ui

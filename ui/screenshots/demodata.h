@@ -20,6 +20,7 @@ public:
 
     QString error;
     QList<BackendStatus> backends;
+    QList<AssetMoney> money;    // the categories of all of it (the refund queue's header)
     qint64 featuredInvoice = 0; // a partially paid one, for the detail panel
 
 private:
