@@ -274,6 +274,19 @@ StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
     return r;
 }
 
+StoreResult<QList<InvoiceRecord>> SqlStore::invoicesFromRows(const QList<QSqlRecord> &rows)
+{
+    QList<InvoiceRecord> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = invoiceFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
+}
+
 StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
 {
     DepositRecord d;
@@ -598,15 +611,10 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
         if (!rows)
             return std::unexpected(rows.error());
-        QList<InvoiceRecord> out;
-        out.reserve(rows->size());
-        for (const QSqlRecord &row : *rows) {
-            auto r = invoiceFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
+        auto out = invoicesFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
             return std::unexpected(attached.error());
         return out;
     });
@@ -727,14 +735,10 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2 ORDER BY id").arg(InvoiceColumns, where), binds);
         if (!rows)
             return std::unexpected(rows.error());
-        QList<InvoiceRecord> out;
-        for (const QSqlRecord &row : *rows) {
-            auto r = invoiceFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
+        auto out = invoicesFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
             return std::unexpected(attached.error());
         return out;
     });

@@ -136,6 +136,7 @@ private:
 
     // ---- row mapping (sqlstore.cpp) ----
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
+    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows); // each by invoiceFromRow
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
     StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);

@@ -162,19 +162,14 @@ StoreResult<QList<InvoiceRecord>> SqlStore::readInvoices(const QString &sql, con
     auto rows = m_session.select(sql, binds);
     if (!rows)
         return std::unexpected(rows.error());
-    QList<InvoiceRecord> out;
-    out.reserve(rows->size());
+    auto found = invoicesFromRows(*rows);
+    if (!found || found->isEmpty())
+        return found;
+    QList<InvoiceRecord> out = std::move(*found);
     QList<qint64> ids;
-    ids.reserve(rows->size());
-    for (const QSqlRecord &row : *rows) {
-        auto r = invoiceFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        ids << r->id;
-        out.append(std::move(*r));
-    }
-    if (out.isEmpty())
-        return out;
+    ids.reserve(out.size());
+    for (const InvoiceRecord &r : std::as_const(out))
+        ids << r.id;
     // The deposits of exactly these invoices, by id: the page's statement is not run a second time.
     Binds depositBinds;
     const QString list = idListSql(ids, QStringLiteral(":d_ids"), depositBinds);
