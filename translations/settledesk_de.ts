@@ -607,7 +607,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+34"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+36"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1170,13 +1170,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+66"/>
-        <location line="+630"/>
+        <location filename="../ui/mainwindow.cpp" line="+76"/>
+        <location line="+598"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-607"/>
+        <location line="-575"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1187,12 +1187,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+583"/>
+        <location line="+551"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-582"/>
+        <location line="-550"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1317,7 +1317,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+110"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1342,22 +1342,22 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+193"/>
         <source>The overview could not be computed: %1</source>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-579"/>
+        <location line="-588"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+420"/>
+        <location line="+427"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+55"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
