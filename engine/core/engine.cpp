@@ -3,6 +3,7 @@
 #include "asset.h"
 #include "decimal.h"
 #include "rateprovider.h"
+#include "storenotifier.h"
 
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -21,7 +22,7 @@ namespace sd {
 using namespace std::chrono_literals;
 
 namespace {
-constexpr int ChangeCheckMs = 1000;
+constexpr int ReconnectCheckMs = 1000;
 constexpr int MaxBackoffMs = 60'000;
 constexpr int DownAfterFailures = 3;
 // What a backend shows while another engine on the same database polls its wallet (plain English: the
@@ -68,7 +69,7 @@ struct Engine::Private
     std::map<quint64, PendingCreation> creations; // internal request id -> creation waiting for an address
     quint64 nextRequest = 1;
     qint64 lastChangeToken = -1;
-    QDateTime lastChangeScan;
+    std::optional<qint64> changeCursor; // Store::invoiceChanges: what this engine has pushed up to
     bool databaseOk = false;
     bool running = false;
     bool polling = true;
@@ -95,6 +96,7 @@ struct Engine::Private
     void expireWhatIsDue();
     void armBoundaryTimer();
     void publishOutcomes(const QList<RecordOutcome> &outcomes);
+    void watchStore();
     void checkForChanges();
 };
 
@@ -121,7 +123,9 @@ void Engine::setPolling(bool enabled) { d->polling = enabled; }
 void Engine::registerMetaTypes()
 {
     qRegisterMetaType<sd::CreateInvoiceRequest>();
-    qRegisterMetaType<sd::InvoiceFilter>();
+    qRegisterMetaType<sd::InvoiceQuery>();
+    qRegisterMetaType<sd::InvoicePage>();
+    qRegisterMetaType<sd::InvoiceCount>();
     qRegisterMetaType<sd::InvoiceRecord>();
     qRegisterMetaType<QList<sd::InvoiceRecord>>();
     qRegisterMetaType<sd::InvoiceEventRecord>();
@@ -171,9 +175,13 @@ void Engine::start()
         pollNow();
         d->expireWhatIsDue();
     }, Qt::QueuedConnection);
+    // Changes are pushed by the store's notifier (watchStore); this timer only reconnects a lost database.
     d->changeTimer = new QTimer(this);
-    d->changeTimer->setInterval(ChangeCheckMs);
-    connect(d->changeTimer, &QTimer::timeout, this, [this] { d->checkForChanges(); });
+    d->changeTimer->setInterval(ReconnectCheckMs);
+    connect(d->changeTimer, &QTimer::timeout, this, [this] {
+        if (!d->databaseOk)
+            d->checkForChanges();
+    });
 
     auto opened = Store::open(d->config.databaseUrl, QStringLiteral("settledesk-engine-%1").arg(quintptr(this)),
                               readSecret(d->config.databasePasswordEnv, QStringLiteral("database")));
@@ -184,6 +192,7 @@ void Engine::start()
     }
     d->store = std::move(*opened);
     d->databaseOk = true;
+    d->watchStore();
     Q_EMIT databaseStatusChanged(true, d->store->describe());
 
     for (const AssetConfig &a : d->config.assets) {
@@ -288,7 +297,6 @@ void Engine::start()
 
     d->running = true;
     d->lastChangeToken = d->store->changeToken().value_or(-1);
-    d->lastChangeScan = toQDateTime(d->now());
     d->changeTimer->start();
     if (d->polling) {
         // Catch up on every wallet's history first; the expiry sweep follows each completed poll.
@@ -347,18 +355,16 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
     slot->backend->allocateAddress(internal, label);
 }
 
-void Engine::loadInvoices(quint64 requestId, const InvoiceFilter &filter)
+void Engine::queryInvoices(quint64 requestId, const InvoiceQuery &query)
 {
     if (!d->ensureStore())
         return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
-    auto rows = d->store->invoices(filter);
-    auto total = d->store->countInvoices(filter);
-    if (!rows || !total) {
-        const StoreError e = rows ? total.error() : rows.error();
-        d->storeFailed(e);
-        return Q_EMIT loadFailed(requestId, e.message);
+    auto page = d->store->invoicePage(query);
+    if (!page) {
+        d->storeFailed(page.error());
+        return Q_EMIT loadFailed(requestId, page.error().message);
     }
-    Q_EMIT invoicesLoaded(requestId, *rows, *total);
+    Q_EMIT invoicePageLoaded(requestId, *page);
 }
 
 void Engine::loadInvoice(quint64 requestId, qint64 invoiceId)
@@ -376,10 +382,12 @@ void Engine::loadRefunds(quint64 requestId)
 {
     if (!d->ensureStore())
         return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
-    auto items = d->store->refunds();
-    if (!items)
-        return Q_EMIT loadFailed(requestId, items.error().message);
-    Q_EMIT refundsLoaded(requestId, *items);
+    // The open items only: decided ones are history (the overview's chart reads their aggregates).
+    auto pending = d->store->refunds(RefundStatus::Pending);
+    auto refunding = pending ? d->store->refunds(RefundStatus::Refunding) : pending;
+    if (!refunding)
+        return Q_EMIT loadFailed(requestId, refunding.error().message);
+    Q_EMIT refundsLoaded(requestId, *pending + *refunding);
     if (auto totals = d->store->moneyTotals({}))
         Q_EMIT moneyTotalsChanged(*totals);
 }
@@ -412,6 +420,7 @@ bool Engine::Private::ensureStore()
     store = std::move(*opened);
     databaseOk = true;
     lastChangeToken = -1;
+    watchStore();
     // The old connection's wallet leases ended with it (the server released them, and another engine may
     // hold them now): take them again before the next poll, and expire nothing until a poll under the new
     // lease has completed.
@@ -706,25 +715,42 @@ void Engine::Private::emitOpenRefunds()
         Q_EMIT q->moneyTotalsChanged(*totals);
 }
 
-// Another process or machine may write: a cheap token check, then only the invoices updated since.
+// The store's notifier says when anyone committed a change; a new store (a reconnect) gets a new notifier.
+void Engine::Private::watchStore()
+{
+    StoreNotifier *notifier = store->changeNotifier();
+    if (config.changePollMs > 0)
+        notifier->setPollInterval(std::chrono::milliseconds(config.changePollMs));
+    QObject::connect(notifier, &StoreNotifier::changed, q, [this] { checkForChanges(); });
+    if (!changeCursor) {
+        // From now on: the dashboard reads everything before this itself.
+        if (auto changes = store->invoiceChanges(std::nullopt))
+            changeCursor = changes->cursor;
+    }
+}
+
+// Another process or machine may write: the invoices changed since the cursor, read by id. A reconnected
+// store keeps the cursor, so what was written while the database was away is pushed too.
 void Engine::Private::checkForChanges()
 {
     if (!ensureStore())
         return;
-    auto token = store->changeToken();
-    if (!token) {
-        storeFailed(token.error());
+    auto changes = store->invoiceChanges(changeCursor);
+    if (!changes) {
+        storeFailed(changes.error());
         return;
     }
-    if (*token == lastChangeToken)
-        return;
-    lastChangeToken = *token;
-    InvoiceFilter filter;
-    // A small overlap covers clocks of other machines that run a little behind.
-    filter.updatedSince = lastChangeScan.addSecs(-5);
-    lastChangeScan = toQDateTime(now());
-    if (auto rows = store->invoices(filter); rows && !rows->isEmpty())
-        Q_EMIT q->invoicesChanged(*rows);
+    const bool first = !changeCursor;
+    changeCursor = changes->cursor;
+    if (!first && !changes->ids.isEmpty()) {
+        auto rows = store->invoicesById(changes->ids);
+        if (!rows) {
+            storeFailed(rows.error());
+            return;
+        }
+        if (!rows->isEmpty())
+            Q_EMIT q->invoicesChanged(*rows);
+    }
     emitOpenRefunds();
     armBoundaryTimer();
 }
