@@ -740,7 +740,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+34"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+36"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1165,7 +1165,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+145"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="+57"/>
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
@@ -1180,7 +1180,7 @@ Ausgang %2</translation>
         <translation>Nr. %1</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+50"/>
         <source>Invoice #%1</source>
         <translation>Rechnung Nr. %1</translation>
     </message>
@@ -1255,8 +1255,8 @@ Ausgang %2</translation>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/invoicespage.cpp" line="+95"/>
-        <location filename="../ui/invoicetablemodel.cpp" line="-124"/>
+        <location filename="../ui/invoicespage.cpp" line="+105"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="-102"/>
         <source>%1 · verifying network broadcast</source>
         <translation>%1 · Netzwerkübertragung wird geprüft</translation>
     </message>
@@ -1264,7 +1264,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoicesPage</name>
     <message>
-        <location line="-56"/>
+        <location line="-68"/>
         <source>Search order, address or transaction ID</source>
         <translation>Bestellung, Adresse oder Transaktions-ID suchen</translation>
     </message>
@@ -1284,24 +1284,35 @@ Ausgang %2</translation>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+166"/>
+        <location line="+8"/>
         <source>1 invoice</source>
         <translation>1 Rechnung</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-8"/>
         <source>%L1 invoices</source>
         <translation>%L1 Rechnungen</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source>%1+</source>
+        <translation>%1+</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 of %2 invoices</source>
         <translation>%1 von %2 Rechnungen</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>loading %1 of %2…</source>
-        <translation>lade %1 von %2 …</translation>
+        <source>%1 invoices</source>
+        <translation>%1 Rechnungen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>loading…</source>
+        <translation>wird geladen…</translation>
     </message>
 </context>
 <context>
@@ -1344,7 +1355,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+85"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1454,12 +1465,12 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+110"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+55"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
@@ -1479,12 +1490,17 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+193"/>
+        <source>The overview could not be computed: %1</source>
+        <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
+    </message>
+    <message>
+        <location line="-588"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+427"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
@@ -1529,7 +1545,7 @@ Ausgang %2</translation>
         <translation>Settledesk braucht Ihre Aufmerksamkeit</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>Refund queue (%1)</source>
         <translation>Erstattungen (%1)</translation>
     </message>
@@ -1912,17 +1928,17 @@ Ausgang %2</translation>
         <translation>Median</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+88"/>
         <source>Settled volume per day (%1)</source>
         <translation>Beglichenes Volumen pro Tag (%1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-1"/>
         <source>Settled volume per week (%1)</source>
         <translation>Beglichenes Volumen pro Woche (%1)</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>Open</source>
         <translation>Offen</translation>
     </message>
@@ -1932,12 +1948,12 @@ Ausgang %2</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+37"/>
         <source>Median time to settle per day</source>
         <translation>Median der Zeit bis zur Begleichung pro Tag</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>Median time to settle per week</source>
         <translation>Median der Zeit bis zur Begleichung pro Woche</translation>
     </message>

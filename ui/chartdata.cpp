@@ -1,115 +1,54 @@
 #include "chartdata.h"
 
-#include <QDateTime>
-
-#include <algorithm>
-#include <limits>
+#include <QSet>
 
 namespace sd::ui {
 
-namespace {
-constexpr qint64 DayMs = 86'400'000;
-constexpr qint64 DailyUpTo = 62 * DayMs; // beyond two months daily points turn into noise
-
-QDate localDate(qint64 ms) { return QDateTime::fromMSecsSinceEpoch(ms).toLocalTime().date(); }
-} // namespace
-
-ChartData::Bucket ChartData::bucketFor(qint64 firstMs, qint64 lastMs)
+int ChartData::openCount(const QMap<InvoiceState, int> &states)
 {
-    return lastMs - firstMs > DailyUpTo ? Bucket::Week : Bucket::Day;
+    return states.value(InvoiceState::AwaitingPayment) + states.value(InvoiceState::PartiallyPaid) +
+           states.value(InvoiceState::Confirming);
 }
 
-QDate ChartData::bucketStart(qint64 ms, Bucket bucket)
+QStringList ChartData::volumeAssets(const InvoiceStats &stats)
 {
-    const QDate d = localDate(ms);
-    return bucket == Bucket::Day ? d : d.addDays(1 - d.dayOfWeek()); // Monday
+    QSet<QString> assets;
+    for (const auto &perAsset : stats.volume)
+        for (auto it = perAsset.begin(); it != perAsset.end(); ++it)
+            assets.insert(it.key());
+    QStringList out(assets.begin(), assets.end());
+    out.sort();
+    return out;
 }
 
-ChartData::Volume ChartData::settledVolume(const std::vector<InvoiceRow> &rows, const QString &currency)
+QList<QPair<QDate, quint64>> ChartData::volumeSeries(const InvoiceStats &stats, const QString &asset)
 {
-    Volume v;
-    v.currency = currency;
-    qint64 first = std::numeric_limits<qint64>::max(), last = std::numeric_limits<qint64>::min();
-    for (const InvoiceRow &r : rows) {
-        if (r.state != InvoiceState::Settled || !r.settledMs)
-            continue;
-        first = std::min(first, r.settledMs);
-        last = std::max(last, r.settledMs);
-    }
-    if (first > last)
-        return v;
-    v.bucket = bucketFor(first, last);
-    for (const InvoiceRow &r : rows) {
-        if (r.state != InvoiceState::Settled || !r.settledMs)
-            continue;
-        // A crypto-priced invoice with a rate has a value in the configured currency too.
-        const QString &cur = r.fiatCurrency.isEmpty() ? currency : r.fiatCurrency;
-        if (cur != currency || (r.fiatMicros == 0 && r.required != 0)) {
-            ++v.skipped;
-            continue;
-        }
-        quint64 &sum = v.perBucket[bucketStart(r.settledMs, v.bucket)][r.asset];
-        sum = checkedAdd(sum, r.fiatMicros).value_or(std::numeric_limits<quint64>::max());
-    }
-    return v;
+    QList<QPair<QDate, quint64>> points;
+    if (stats.volume.isEmpty())
+        return points;
+    const int step = stats.weekly ? 7 : 1;
+    for (QDate d = stats.volume.firstKey(); d <= stats.volume.lastKey(); d = d.addDays(step))
+        points.push_back({d, stats.volume.value(d).value(asset)});
+    return points;
 }
 
-QMap<InvoiceState, int> ChartData::stateCounts(const std::vector<InvoiceRow> &rows)
+QList<QPair<QDate, int>> ChartData::refundQueueSize(const InvoiceStats &stats)
 {
-    QMap<InvoiceState, int> counts;
-    for (const InvoiceRow &r : rows)
-        ++counts[r.state];
-    return counts;
-}
-
-ChartData::Median ChartData::medianTimeToSettle(const std::vector<InvoiceRow> &rows)
-{
-    Median m;
-    qint64 first = std::numeric_limits<qint64>::max(), last = std::numeric_limits<qint64>::min();
-    for (const InvoiceRow &r : rows)
-        if (r.state == InvoiceState::Settled && r.settledMs) {
-            first = std::min(first, r.settledMs);
-            last = std::max(last, r.settledMs);
-        }
-    if (first > last)
-        return m;
-    m.bucket = bucketFor(first, last);
-    QMap<QDate, std::vector<qint64>> samples;
-    for (const InvoiceRow &r : rows)
-        if (r.state == InvoiceState::Settled && r.settledMs)
-            samples[bucketStart(r.settledMs, m.bucket)].push_back(std::max<qint64>(0, (r.settledMs - r.createdMs) / 1000));
-    for (auto it = samples.begin(); it != samples.end(); ++it) {
-        std::vector<qint64> &s = it.value();
-        const std::size_t mid = s.size() / 2;
-        std::nth_element(s.begin(), s.begin() + std::ptrdiff_t(mid), s.end());
-        qint64 median = s[mid];
-        if (s.size() % 2 == 0) {
-            const qint64 lower = *std::max_element(s.begin(), s.begin() + std::ptrdiff_t(mid));
-            median = (lower + median) / 2;
-        }
-        m.seconds.insert(it.key(), median);
-    }
-    return m;
-}
-
-QList<QPair<qint64, int>> ChartData::refundQueueSize(const QList<RefundSpan> &spans)
-{
-    // +1 when an item is queued, -1 when it leaves; equal times: leaving first, so a size never overshoots.
-    std::vector<std::pair<qint64, int>> events;
-    events.reserve(std::size_t(spans.size()) * 2);
-    for (const RefundSpan &s : spans) {
-        events.emplace_back(s.queuedMs, +1);
-        if (s.leftMs)
-            events.emplace_back(std::max(s.leftMs, s.queuedMs), -1);
-    }
-    std::sort(events.begin(), events.end());
-    QList<QPair<qint64, int>> steps;
+    QList<QPair<QDate, int>> steps;
+    if (!stats.refundFrom.isValid())
+        return steps;
+    const int days = stats.refundWeekly ? 7 : 1;
     int size = 0;
-    for (std::size_t i = 0; i < events.size();) {
-        const qint64 t = events[i].first;
-        while (i < events.size() && events[i].first == t)
-            size += events[i++].second;
-        steps.push_back({t, size});
+    steps.push_back({stats.refundFrom, 0});
+    for (auto it = stats.refundFlow.begin(); it != stats.refundFlow.end(); ++it) {
+        const QDate start = std::max(it.key(), stats.refundFrom);
+        if (steps.last().first == start)
+            steps.last().second = it->peak;
+        else
+            steps.push_back({start, it->peak});
+        size += it->queued - it->left;
+        if (size != it->peak)
+            steps.push_back({start.addDays(days), size});
     }
     return steps;
 }

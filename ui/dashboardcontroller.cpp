@@ -4,6 +4,7 @@
 #include "merchantapiservice.h"
 #include "refundflow.h"
 #include "refundspage.h"
+#include "statsservice.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -19,6 +20,7 @@ DashboardController::DashboardController(MainWindow *window, const Config &confi
 {
     Engine::registerMetaTypes();
     RefundService::registerMetaTypes();
+    StatsService::registerMetaTypes();
     window->setConfigSaver([](const Config &c) { return c.save(); });
     connect(window, &MainWindow::configChanged, this, &DashboardController::applyConfig);
 
@@ -57,7 +59,7 @@ void DashboardController::start()
     const auto q = Qt::QueuedConnection;
     // Window -> engine: requests, executed in the engine's thread in the order they were sent.
     m_connections << connect(w, &MainWindow::createInvoiceRequested, engine, &Engine::createInvoice, q)
-                  << connect(w, &MainWindow::invoicesRequested, engine, &Engine::loadInvoices, q)
+                  << connect(w, &MainWindow::invoicePageRequested, engine, &Engine::queryInvoices, q)
                   << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
                   << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
@@ -65,7 +67,7 @@ void DashboardController::start()
     // Engine -> window: value snapshots, handled in the GUI thread.
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
-                  << connect(engine, &Engine::invoicesLoaded, w, &MainWindow::handleInvoicesLoaded, q)
+                  << connect(engine, &Engine::invoicePageLoaded, w, &MainWindow::handleInvoicePageLoaded, q)
                   << connect(engine, &Engine::invoiceLoaded, w, &MainWindow::handleInvoiceLoaded, q)
                   << connect(engine, &Engine::loadFailed, w, &MainWindow::handleLoadFailed, q)
                   << connect(engine, &Engine::refundsLoaded, w, &MainWindow::handleRefundsLoaded, q)
@@ -110,6 +112,29 @@ void DashboardController::start()
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();
 
+    // The overview's aggregates and the list's counts: a thread and a store connection of their own.
+    m_statsThread = new QThread(this);
+    m_statsThread->setObjectName(QStringLiteral("settledesk-stats"));
+    auto *stats = new StatsService(m_config);
+    // The keychain is read in the engine's thread, as the engine reads it (QtKeychain is not for several threads).
+    stats->setPasswordReader([engine = QPointer<Engine>(engine), config = m_config]() {
+        QString secret;
+        if (engine)
+            QMetaObject::invokeMethod(
+                engine, [&] { secret = readSecret(config.databasePasswordEnv, QStringLiteral("database")); },
+                Qt::BlockingQueuedConnection);
+        return secret;
+    });
+    stats->moveToThread(m_statsThread);
+    connect(m_statsThread, &QThread::finished, stats, &QObject::deleteLater);
+    // The list's counts too: a count of a million rows must not hold up the pages in the engine's thread.
+    m_connections << connect(w, &MainWindow::statsRequested, stats, &StatsService::compute, q)
+                  << connect(w, &MainWindow::invoiceCountRequested, stats, &StatsService::count, q)
+                  << connect(stats, &StatsService::computed, w, &MainWindow::handleStats, q)
+                  << connect(stats, &StatsService::counted, w, &MainWindow::handleInvoicesCounted, q)
+                  << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
+    m_statsThread->start();
+
     // The Webhooks page and the API keys: their own thread and connection (no API server needed here).
     m_apiThread = new QThread(this);
     m_apiThread->setObjectName(QStringLiteral("settledesk-api-ui"));
@@ -145,6 +170,13 @@ void DashboardController::stop()
         delete m_refundThread;
         m_refundThread = nullptr;
         m_refundService = nullptr;
+    }
+    if (m_statsThread) {
+        // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
+        m_statsThread->quit();
+        m_statsThread->wait();
+        delete m_statsThread;
+        m_statsThread = nullptr;
     }
     if (m_apiThread) {
         m_apiThread->quit();

@@ -57,6 +57,7 @@ private:
     RefundFlow *m_refundFlow = nullptr;
     QThread *m_refundThread = nullptr;
     QPointer<RefundService> m_refundService;
+    QThread *m_statsThread = nullptr; // StatsService: the overview's aggregates
     QThread *m_apiThread = nullptr; // the merchant API's webhooks and keys (MerchantApiService)
 };
 

@@ -3,7 +3,6 @@
 
 #include "displaytext.h"
 #include "invoicedetailwidget.h"
-#include "invoicefilterproxymodel.h"
 #include "invoicetablemodel.h"
 #include "countdowndelegate.h"
 #include "invoicetableview.h"
@@ -25,10 +24,9 @@
 namespace sd::ui {
 
 InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *parent)
-    : QWidget(parent), m_model(model), m_proxy(new InvoiceFilterProxyModel(this)), m_searchDelay(new QTimer(this))
+    : QWidget(parent), m_model(model), m_searchDelay(new QTimer(this))
 {
     UiResources::ensure();
-    m_proxy->setInvoiceModel(model);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 0);
 
@@ -42,9 +40,9 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     m_stateFilter = new QComboBox(this);
     m_stateFilter->setObjectName(QStringLiteral("stateFilter"));
     m_stateFilter->addItem(tr("All states"), 0u);
-    m_stateFilter->addItem(tr("Open"), InvoiceFilterProxyModel::openMask());
+    m_stateFilter->addItem(tr("Open"), InvoiceQuery::openStates());
     for (InvoiceState s : AllInvoiceStates)
-        m_stateFilter->addItem(DisplayText::stateIcon(s), DisplayText::stateName(s), InvoiceFilterProxyModel::maskOf(s));
+        m_stateFilter->addItem(DisplayText::stateIcon(s), DisplayText::stateName(s), InvoiceQuery::stateBit(s));
     filters->addWidget(m_stateFilter);
     m_assetFilter = new QComboBox(this);
     m_assetFilter->setObjectName(QStringLiteral("assetFilter"));
@@ -60,16 +58,20 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_table = new InvoiceTableView(m_splitter);
     m_table->setObjectName(QStringLiteral("invoiceTable"));
-    m_table->setModel(m_proxy);
+    m_table->setModel(m_model);
+    // The database sorts: a header click asks the model for the list in that order (columns without an
+    // index to sort by keep the current order). The indicator first shows the model's order, so enabling
+    // sorting asks for nothing new.
+    m_table->horizontalHeader()->setSortIndicator(InvoiceTableModel::columnOf(m_model->query().sort),
+                                                  m_model->query().descending ? Qt::DescendingOrder : Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
-    m_table->sortByColumn(InvoiceTableModel::CreatedColumn, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    // Uniform row heights: the view never measures 100,000 rows.
+    // Uniform row heights: the view never measures the window's rows.
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
     m_table->setItemDelegateForColumn(InvoiceTableModel::ProgressColumn, new ProgressDelegate(m_table));
@@ -80,6 +82,14 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     header->setSectionsMovable(true);
     header->setHighlightSections(false);
     header->setStretchLastSection(true);
+    connect(header, &QHeaderView::sortIndicatorChanged, this, [this, header](int column, Qt::SortOrder) {
+        if (InvoiceTableModel::sortOf(column))
+            return;
+        // Due, Received and Progress mix the units of different assets: not an order the list offers.
+        const QSignalBlocker block(header);
+        header->setSortIndicator(InvoiceTableModel::columnOf(m_model->query().sort),
+                                 m_model->query().descending ? Qt::DescendingOrder : Qt::AscendingOrder);
+    });
     const QFontMetrics fm = fontMetrics();
     // Starting widths from the text they must hold (restored layouts override them).
     const auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 18; };
@@ -109,33 +119,54 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     connect(m_search, &QLineEdit::returnPressed, this, &InvoicesPage::applySearchNow);
     connect(m_searchDelay, &QTimer::timeout, this, &InvoicesPage::applySearchNow);
     connect(m_stateFilter, &QComboBox::currentIndexChanged, this,
-            [this] { m_proxy->setStateMask(m_stateFilter->currentData().toUInt()); });
+            [this] { m_model->setStateFilter(m_stateFilter->currentData().toUInt()); });
     connect(m_assetFilter, &QComboBox::currentIndexChanged, this,
-            [this] { m_proxy->setAssetFilter(m_assetFilter->currentData().toString()); });
+            [this] { m_model->setAssetFilter(m_assetFilter->currentData().toString()); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &InvoicesPage::onSelectionChanged);
+    connect(m_model, &InvoiceTableModel::countChanged, this, &InvoicesPage::updateCount);
     for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-        connect(m_proxy, signal, this, &InvoicesPage::updateCount);
-    connect(m_proxy, &QAbstractItemModel::modelReset, this, &InvoicesPage::updateCount);
-    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &InvoicesPage::updateCount);
-
-    // Rows inserted above what the user is reading push it down; scroll by as many rows to keep it still.
-    // At the very top the list behaves like a feed instead, and the new invoices come into view.
-    connect(m_proxy, &QAbstractItemModel::rowsAboutToBeInserted, this, [this](const QModelIndex &, int first, int last) {
-        const int top = m_table->rowAt(0);
-        QScrollBar *bar = m_table->verticalScrollBar();
-        m_anchorRows = (bar->value() > 0 && top >= 0 && first <= top) ? last - first + 1 : 0;
+        connect(m_model, signal, this, &InvoicesPage::updateCount);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        updateCount();
+        // A new list (another order, filter or search): the invoice the user chose stays chosen if it is in it.
+        if (m_chosen && !selectInvoice(*m_chosen))
+            m_table->scrollToTop();
+        fetchNearEdges();
     });
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, [this] {
-        if (m_anchorRows > 0) {
-            QScrollBar *bar = m_table->verticalScrollBar();
-            // The view lays out lazily: make sure the range covers the new rows before moving.
-            m_table->doItemsLayout();
-            const int step = m_table->verticalScrollMode() == QAbstractItemView::ScrollPerItem
-                                 ? m_anchorRows
-                                 : m_anchorRows * m_table->verticalHeader()->defaultSectionSize();
-            bar->setValue(bar->value() + step);
-        }
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &InvoicesPage::fetchNearEdges);
+
+    // Rows inserted above what the user is reading push it down, rows given up above pull it up; scroll by as
+    // many rows to keep it still. At the very top the list behaves like a feed instead, and new invoices come
+    // into view; history fetched above the window never does.
+    const auto shift = [this](int rows) {
+        QScrollBar *bar = m_table->verticalScrollBar();
+        // The view lays out lazily: make sure the range covers the rows before moving.
+        m_table->doItemsLayout();
+        const int step = m_table->verticalScrollMode() == QAbstractItemView::ScrollPerItem
+                             ? rows
+                             : rows * m_table->verticalHeader()->defaultSectionSize();
+        bar->setValue(bar->value() + step);
+    };
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this, [this](const QModelIndex &, int first, int last) {
+        const int top = m_table->rowAt(0);
+        const bool reading = m_table->verticalScrollBar()->value() > 0 || m_model->insertingAbove();
+        m_anchorRows = (reading && top >= 0 && first <= top) ? last - first + 1 : 0;
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this, shift] {
+        if (m_anchorRows > 0)
+            shift(m_anchorRows);
         m_anchorRows = 0;
+        fetchNearEdges(); // the view's rows may have new numbers
+    });
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeRemoved, this, [this](const QModelIndex &, int first, int last) {
+        const int top = m_table->rowAt(0);
+        m_anchorRows = (top >= 0 && last < top) ? -(last - first + 1) : 0;
+    });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this, shift] {
+        if (m_anchorRows < 0)
+            shift(m_anchorRows);
+        m_anchorRows = 0;
+        fetchNearEdges();
     });
     connect(m_model, &InvoiceTableModel::invoicesUpdated, this, [this] {
         // Keep the detail panel's compact values in step with the table.
@@ -151,26 +182,48 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
 void InvoicesPage::applySearchNow()
 {
     m_searchDelay->stop();
-    m_proxy->setSearchText(m_search->text());
+    m_model->setSearchText(m_search->text());
     updateCount();
 }
 
-void InvoicesPage::setLoadProgress(int loaded, int total)
+// A page before the view reaches an edge of the window: the list scrolls on without waiting at the edge.
+void InvoicesPage::fetchNearEdges()
 {
-    m_loaded = loaded;
-    m_total = total;
-    updateCount();
+    constexpr int Margin = InvoiceTableModel::PageSize / 4;
+    if (!m_table->isVisible() || m_model->rowCount() == 0)
+        return;
+    const int top = m_table->rowAt(0);
+    int bottom = m_table->rowAt(m_table->viewport()->height() - 1);
+    if (bottom < 0)
+        bottom = m_model->rowCount() - 1;
+    m_model->setViewport(top, bottom);
+    if (bottom >= m_model->rowCount() - Margin && m_model->canFetchMore(QModelIndex()))
+        m_model->fetchMore(QModelIndex());
+    if (top >= 0 && top < Margin && m_model->canFetchAbove())
+        m_model->fetchAbove();
 }
+
+QString InvoicesPage::countText() const { return m_count->text(); }
 
 void InvoicesPage::updateCount()
 {
     const QLocale locale;
-    const int shown = m_proxy->rowCount(), all = m_model->rowCount();
-    // Singular and plural as separate source texts: English has no numerus translation file here.
-    QString text = shown == all ? (all == 1 ? tr("1 invoice") : tr("%L1 invoices").arg(all))
-                                : tr("%1 of %2 invoices").arg(locale.toString(shown), locale.toString(all));
-    if (m_total >= 0 && m_loaded < m_total)
-        text += QStringLiteral(" · ") + tr("loading %1 of %2…").arg(locale.toString(m_loaded), locale.toString(m_total));
+    const int total = m_model->total();
+    QString text;
+    if (total < 0) {
+        const int rows = m_model->rowCount();
+        text = rows == 1 ? tr("1 invoice") : tr("%L1 invoices").arg(rows);
+    } else {
+        // Singular and plural as separate source texts: English has no numerus translation file here.
+        const QString n = m_model->totalCapped() ? tr("%1+").arg(locale.toString(total)) : locale.toString(total);
+        const int overall = m_model->overallTotal();
+        if (m_model->filtered() && overall >= 0)
+            text = tr("%1 of %2 invoices").arg(n, locale.toString(overall));
+        else
+            text = total == 1 && !m_model->totalCapped() ? tr("1 invoice") : tr("%1 invoices").arg(n);
+    }
+    if (m_model->loading())
+        text += QStringLiteral(" · ") + tr("loading…");
     m_count->setText(text);
 }
 
@@ -184,20 +237,20 @@ std::optional<qint64> InvoicesPage::selectedInvoice() const
 
 bool InvoicesPage::selectInvoice(qint64 id)
 {
-    const int sourceRow = m_model->rowOf(id);
-    if (sourceRow < 0)
+    const int row = m_model->rowOf(id);
+    if (row < 0)
         return false;
-    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
-    if (!proxyIndex.isValid())
-        return false;
-    m_table->selectionModel()->setCurrentIndex(proxyIndex, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_table->scrollTo(proxyIndex);
+    const QModelIndex index = m_model->index(row, 0);
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
     return true;
 }
 
 void InvoicesPage::onSelectionChanged()
 {
     const auto id = selectedInvoice();
+    if (id)
+        m_chosen = id;
     if (!id) {
         // A filter that hides the selected invoice clears the selection; the detail keeps showing it, which
         // is less surprising than a panel that empties while the user types a search.

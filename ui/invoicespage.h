@@ -1,5 +1,7 @@
-// The invoices page: state / asset filters and a search box over a sorted table, with the selected
-// invoice's detail beside it. Keeps the rows the user is looking at in place when new invoices arrive.
+// The invoices page: state / asset filters and a search box over the table (the database sorts, filters and
+// searches; the model holds a window of the list), with the selected invoice's detail beside it. Keeps the
+// rows the user is looking at in place when invoices arrive above them or the window gives up rows above,
+// and asks for the next page before the view reaches an edge of the window.
 #pragma once
 
 #include "clock.h"
@@ -18,7 +20,6 @@ class QTimer;
 namespace sd::ui {
 
 class InvoiceDetailWidget;
-class InvoiceFilterProxyModel;
 class InvoiceTableModel;
 
 class InvoicesPage : public QWidget
@@ -28,7 +29,6 @@ public:
     InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *parent = nullptr);
 
     QTableView *table() const { return m_table; }
-    InvoiceFilterProxyModel *proxy() const { return m_proxy; }
     InvoiceDetailWidget *detail() const { return m_detail; }
     QSplitter *splitter() const { return m_splitter; }
     QLineEdit *searchBox() const { return m_search; }
@@ -36,9 +36,9 @@ public:
     QComboBox *assetFilter() const { return m_assetFilter; }
 
     std::optional<qint64> selectedInvoice() const;
-    bool selectInvoice(qint64 id);
-    void setLoadProgress(int loaded, int total); // total < 0: done
+    bool selectInvoice(qint64 id); // false: the window does not hold it
     void applySearchNow(); // skips the typing debounce (tests, Enter)
+    QString countText() const;
 
 Q_SIGNALS:
     void invoiceSelected(qint64 id);
@@ -47,9 +47,9 @@ Q_SIGNALS:
 private:
     void updateCount();
     void onSelectionChanged();
+    void fetchNearEdges();
 
     InvoiceTableModel *m_model;
-    InvoiceFilterProxyModel *m_proxy;
     QLineEdit *m_search;
     QComboBox *m_stateFilter, *m_assetFilter;
     QLabel *m_count;
@@ -57,8 +57,8 @@ private:
     InvoiceDetailWidget *m_detail;
     QSplitter *m_splitter;
     QTimer *m_searchDelay;
-    int m_loaded = 0, m_total = -1;
-    int m_anchorRows = 0; // proxy rows inserted above the viewport during one insertion
+    int m_anchorRows = 0;           // rows inserted (+) or removed (-) above the viewport during one change
+    std::optional<qint64> m_chosen; // the invoice the user selected, selected again when a new list has it
 };
 
 } // namespace sd::ui

@@ -1,12 +1,11 @@
 #include "invoicetablemodel.h"
 
-#include "asset.h"
-#include "decimal.h"
 #include "displaytext.h"
 
 #include <QBrush>
 #include <QGuiApplication>
 #include <QPalette>
+#include <QTimer>
 
 #include <algorithm>
 #include <limits>
@@ -15,105 +14,18 @@ namespace sd::ui {
 
 namespace {
 
-qint64 ms(TimePoint t) { return t.time_since_epoch().count(); }
-
-// The price in millionths of the fiat unit, exactly, for sorting and the volume chart; 0 when unknown.
-quint64 fiatMicrosOf(const InvoiceRecord &r)
-{
-    if (!r.fiatAmount.isEmpty()) {
-        if (auto v = parseAmount(r.fiatAmount.toStdString(), 6))
-            return *v;
-        return 0;
-    }
-    const Asset *a = findAsset(r.asset.toStdString());
-    auto rate = Decimal::parse(r.rate.toStdString());
-    if (!a || r.rate.isEmpty() || !rate)
-        return 0;
-    return parseAmount(atomicToFiat(r.invoice.terms.required, *rate, a->decimals, 6), 6).value_or(0);
-}
+constexpr int RecountDelayMs = 1500;
 
 bool isOpen(InvoiceState s) { return s == InvoiceState::AwaitingPayment || s == InvoiceState::PartiallyPaid; }
 
 } // namespace
 
-InvoiceRow InvoiceRow::from(const InvoiceRecord &record)
-{
-    InvoiceRow r;
-    r.id = record.id;
-    r.orderRef = record.orderRef;
-    r.asset = record.asset;
-    r.fiatAmount = record.fiatAmount;
-    r.fiatCurrency = record.fiatCurrency;
-    r.rate = record.rate;
-    r.address = record.address.toLatin1();
-    const Invoice &inv = record.invoice;
-    r.required = inv.terms.required;
-    r.received = inv.received();
-    r.tolerance = inv.terms.tolerance;
-    r.createdMs = ms(inv.terms.createdAt);
-    r.quoteEndsMs = ms(inv.terms.quoteExpiresAt);
-    r.graceEndsMs = ms(inv.terms.graceExpiresAt);
-    r.settledMs = inv.settledAt ? ms(*inv.settledAt) : 0;
-    r.closedMs = inv.closedAt ? ms(*inv.closedAt) : 0;
-    r.fiatMicros = fiatMicrosOf(record);
-    r.minConfirmations = inv.terms.minConfirmations;
-    r.state = inv.state;
-    std::uint32_t fewest = std::numeric_limits<std::uint32_t>::max();
-    bool any = false;
-    for (const Deposit &d : inv.deposits) {
-        if (d.status != DepositStatus::Counted)
-            continue;
-        fewest = std::min(fewest, d.confirmations);
-        any = true;
-    }
-    r.confirmations = any ? fewest : 0;
-    // Deposits linked to the invoice (orphaned ones too) are searchable by txid.
-    QByteArray txids;
-    for (const DepositRecord &d : record.deposits) {
-        if (!txids.isEmpty())
-            txids += '\n';
-        txids += QByteArray::fromStdString(d.deposit.key.txid);
-    }
-    if (record.deposits.isEmpty()) {
-        for (const Deposit &d : inv.deposits) {
-            if (!txids.isEmpty())
-                txids += '\n';
-            txids += QByteArray::fromStdString(d.key.txid);
-        }
-    }
-    r.txids = txids;
-    r.lateMoney = record.hasLateMoney();
-    r.depositCount = quint16(std::min<qsizetype>(std::max(record.deposits.size(), qsizetype(inv.deposits.size())),
-                                                 std::numeric_limits<quint16>::max()));
-    return r;
-}
-
-Countdown Countdown::of(const InvoiceRow &row, TimePoint now)
-{
-    Countdown c;
-    if (row.state == InvoiceState::Confirming) {
-        c.phase = Confirming;
-        return c;
-    }
-    if (!isOpen(row.state))
-        return c; // Final
-    const qint64 t = ms(now);
-    auto ceilSeconds = [](qint64 msLeft) { return (msLeft + 999) / 1000; };
-    if (t < row.quoteEndsMs) {
-        c.phase = Quote;
-        c.secondsLeft = ceilSeconds(row.quoteEndsMs - t);
-    } else if (t <= row.graceEndsMs) {
-        c.phase = Grace;
-        c.secondsLeft = ceilSeconds(row.graceEndsMs - t);
-    } else {
-        c.phase = Closing;
-    }
-    return c;
-}
-
 InvoiceTableModel::InvoiceTableModel(Clock *clock, QObject *parent)
-    : QAbstractTableModel(parent), m_clock(clock ? clock : SystemClock::instance())
+    : QAbstractTableModel(parent), m_clock(clock ? clock : SystemClock::instance()), m_recount(new QTimer(this))
 {
+    m_recount->setSingleShot(true);
+    m_recount->setInterval(RecountDelayMs);
+    connect(m_recount, &QTimer::timeout, this, &InvoiceTableModel::requestCounts);
 }
 
 int InvoiceTableModel::rowCount(const QModelIndex &parent) const
@@ -169,27 +81,6 @@ QVariant InvoiceTableModel::displayData(const InvoiceRow &r, int column) const
     }
 }
 
-QVariant InvoiceTableModel::sortData(const InvoiceRow &r, int column) const
-{
-    switch (column) {
-    case OrderColumn: return r.orderRef.isEmpty() ? QString::number(r.id) : r.orderRef;
-    case AssetColumn: return r.asset;
-    case FiatColumn: return qulonglong(r.fiatMicros);
-    case DueColumn: return qulonglong(r.required);
-    case ReceivedColumn: return qulonglong(r.received);
-    case ProgressColumn: return progressPermille(r.received, r.required);
-    case StateColumn: return int(r.state);
-    // A value that does not move while the clock ticks, so a table sorted by countdown never reshuffles:
-    // open invoices by their hard boundary, closed ones after them by when they closed.
-    case CountdownColumn:
-        return isOpen(r.state) || r.state == InvoiceState::Confirming
-                   ? r.graceEndsMs
-                   : std::numeric_limits<qint64>::max() / 2 + std::max(r.settledMs, r.closedMs);
-    case CreatedColumn: return r.createdMs;
-    default: return QVariant();
-    }
-}
-
 QVariant InvoiceTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
@@ -198,7 +89,6 @@ QVariant InvoiceTableModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole: return displayData(r, column);
-    case SortRole: return sortData(r, column);
     case IdRole: return r.id;
     case StateRole: return int(r.state);
     case StateColorRole: return DisplayText::stateColor(r.state);
@@ -270,6 +160,7 @@ QVariant InvoiceTableModel::headerData(int section, Qt::Orientation orientation,
     }
 }
 
+
 QString InvoiceTableModel::intern(const QString &s)
 {
     auto it = m_strings.constFind(s);
@@ -279,88 +170,80 @@ QString InvoiceTableModel::intern(const QString &s)
     return s;
 }
 
-int InvoiceTableModel::upsert(const QList<InvoiceRecord> &records)
+// ---- the query ----
+
+std::optional<InvoiceSort> InvoiceTableModel::sortOf(int column)
 {
-    std::vector<InvoiceRow> fresh;
-    bool changedAny = false;
-    for (const InvoiceRecord &record : records) {
-        InvoiceRow next = InvoiceRow::from(record);
-        next.asset = intern(next.asset);
-        next.fiatCurrency = intern(next.fiatCurrency);
-        const int at = m_index.value(next.id, -1);
-        if (at < 0) {
-            // A batch may carry the same new invoice twice (overlapping pages): keep the later one.
-            auto dup = std::find_if(fresh.begin(), fresh.end(), [&](const InvoiceRow &f) { return f.id == next.id; });
-            if (dup != fresh.end())
-                *dup = std::move(next);
-            else
-                fresh.push_back(std::move(next));
-            continue;
-        }
-        InvoiceRow &cur = m_rows[std::size_t(at)];
-        bool changed[ColumnCount] = {};
-        changed[OrderColumn] = cur.orderRef != next.orderRef;
-        changed[AssetColumn] = cur.asset != next.asset;
-        changed[FiatColumn] = cur.fiatAmount != next.fiatAmount || cur.fiatCurrency != next.fiatCurrency ||
-                              cur.rate != next.rate;
-        changed[DueColumn] = cur.required != next.required;
-        changed[ReceivedColumn] = cur.received != next.received;
-        changed[ProgressColumn] = changed[DueColumn] || changed[ReceivedColumn];
-        changed[StateColumn] = cur.state != next.state;
-        changed[CountdownColumn] = changed[StateColumn] || cur.quoteEndsMs != next.quoteEndsMs ||
-                                   cur.graceEndsMs != next.graceEndsMs || cur.confirmations != next.confirmations ||
-                                   cur.minConfirmations != next.minConfirmations || cur.settledMs != next.settledMs ||
-                                   cur.closedMs != next.closedMs;
-        changed[CreatedColumn] = cur.createdMs != next.createdMs;
-        // Fields no column shows (address, txids, tolerance) still change what filters and the detail see.
-        const bool hidden = cur.address != next.address || cur.txids != next.txids || cur.tolerance != next.tolerance ||
-                            cur.depositCount != next.depositCount || cur.fiatMicros != next.fiatMicros ||
-                            cur.lateMoney != next.lateMoney;
-        cur = std::move(next);
-        bool any = hidden;
-        // One dataChanged per run of adjacent changed columns: only the changed cells repaint.
-        for (int c = 0; c < ColumnCount;) {
-            if (!changed[c]) {
-                ++c;
-                continue;
-            }
-            int end = c;
-            while (end + 1 < ColumnCount && changed[end + 1])
-                ++end;
-            Q_EMIT dataChanged(index(at, c), index(at, end));
-            any = true;
-            c = end + 1;
-        }
-        if (hidden && !std::any_of(std::begin(changed), std::end(changed), [](bool b) { return b; })) {
-            // Nothing visible moved, but a proxy filtering on the address or txids must re-check the row.
-            Q_EMIT dataChanged(index(at, OrderColumn), index(at, OrderColumn), {IdRole});
-        }
-        changedAny = changedAny || any;
+    switch (column) {
+    case OrderColumn: return InvoiceSort::OrderRef;
+    case AssetColumn: return InvoiceSort::Asset;
+    case FiatColumn: return InvoiceSort::FiatValue;
+    case StateColumn: return InvoiceSort::State;
+    case CountdownColumn: return InvoiceSort::Countdown;
+    case CreatedColumn: return InvoiceSort::Created;
+    default: return std::nullopt;
     }
-    if (!fresh.empty()) {
-        const int first = int(m_rows.size());
-        beginInsertRows(QModelIndex(), first, first + int(fresh.size()) - 1);
-        m_rows.reserve(m_rows.size() + fresh.size());
-        for (InvoiceRow &r : fresh) {
-            m_index.insert(r.id, int(m_rows.size()));
-            m_rows.push_back(std::move(r));
-        }
-        endInsertRows();
-        changedAny = true;
-    }
-    if (changedAny)
-        Q_EMIT invoicesUpdated();
-    return int(fresh.size());
 }
 
-void InvoiceTableModel::clear()
+int InvoiceTableModel::columnOf(InvoiceSort sort)
 {
-    beginResetModel();
-    m_rows.clear();
-    m_rows.shrink_to_fit();
-    m_index.clear();
-    endResetModel();
-    Q_EMIT invoicesUpdated();
+    for (int c = 0; c < ColumnCount; ++c)
+        if (sortOf(c) == sort)
+            return c;
+    return CreatedColumn;
+}
+
+void InvoiceTableModel::sort(int column, Qt::SortOrder order)
+{
+    const auto by = sortOf(column);
+    if (!by)
+        return;
+    const bool descending = order == Qt::DescendingOrder;
+    if (*by == m_query.sort && descending == m_query.descending)
+        return;
+    m_query.sort = *by;
+    m_query.descending = descending;
+    reload();
+}
+
+void InvoiceTableModel::setStateFilter(unsigned states)
+{
+    if (states == m_query.states)
+        return;
+    m_query.states = states;
+    reload();
+}
+
+void InvoiceTableModel::setAssetFilter(const QString &asset)
+{
+    if (asset == m_query.asset)
+        return;
+    m_query.asset = asset;
+    reload();
+}
+
+void InvoiceTableModel::setSearchText(const QString &text)
+{
+    const QString trimmed = text.trimmed();
+    if (trimmed == m_query.search)
+        return;
+    m_query.search = trimmed;
+    reload();
+}
+
+bool InvoiceTableModel::matches(const InvoiceRow &r) const
+{
+    if (!m_window.matchesState(r.state))
+        return false;
+    if (!m_window.asset.isEmpty() && r.asset.compare(m_window.asset, Qt::CaseInsensitive) != 0)
+        return false;
+    return r.matchesSearch(m_window.search);
+}
+
+int InvoiceTableModel::compare(const InvoiceKey &a, const InvoiceKey &b) const
+{
+    const int c = compareKeys(m_window.sort, a, b);
+    return m_window.descending ? -c : c;
 }
 
 int InvoiceTableModel::refreshCountdowns(QList<int> rows)

@@ -6,7 +6,6 @@
 #include "displaytext.h"
 #include "healthindicator.h"
 #include "invoicedetailwidget.h"
-#include "invoicefilterproxymodel.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
 #include "newinvoicedialog.h"
@@ -28,6 +27,7 @@
 #include <QCloseEvent>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLocale>
@@ -41,6 +41,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimeZone>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -49,12 +50,21 @@
 namespace sd::ui {
 
 namespace {
-// The first page is small so the window is useful at once; the rest streams in larger pages behind it.
-constexpr int FirstPage = 500;
-constexpr int NextPage = 5000;
 constexpr int OverviewDelayMs = 1000;
+// The overview's aggregates read every invoice: while changes keep coming, they are asked for again at most
+// once per this many times as long as the last answer took (at a million invoices, a few seconds apart).
+constexpr int OverviewCostFactor = 5;
+constexpr int OverviewMaxIntervalMs = 60'000;
 
-qint64 msOf(const QDateTime &t) { return t.isValid() ? t.toMSecsSinceEpoch() : 0; }
+qint64 steadyMs()
+{
+    static QElapsedTimer clock = [] {
+        QElapsedTimer t;
+        t.start();
+        return t;
+    }();
+    return clock.elapsed();
+}
 } // namespace
 
 MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
@@ -114,6 +124,16 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     m_database->setDatabase(false, tr("connecting…"));
     statusBar()->addPermanentWidget(m_database);
 
+    // The invoice list's pages and counts come from the engine (handleInvoicePageLoaded, handleInvoicesCounted).
+    m_invoices->setRequestIdSource([this] { return nextRequestId(); });
+    connect(m_invoices, &InvoiceTableModel::pageRequested, this, &MainWindow::invoicePageRequested);
+    connect(m_invoices, &InvoiceTableModel::countRequested, this, &MainWindow::invoiceCountRequested);
+    connect(m_invoices, &InvoiceTableModel::loadFailed, this,
+            [this](const QString &error) {
+                showAlert(tr("Invoices could not be loaded: %1").arg(error));
+                m_alertIsLoadFailure = true;
+            });
+
     m_ticker->watch(m_invoicesPage->table(), m_invoices);
     connect(m_ticker, &CountdownTicker::ticked, this, [this] {
         m_invoicesPage->detail()->tick();
@@ -167,7 +187,7 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
         } else {
             m_webhooksTimer->stop();
         }
-        if (index == OverviewTab && m_overviewDirty)
+        if (index == OverviewTab && m_overviewDirty && !m_statsRequest)
             refreshOverviewNow();
         // Countdowns tick only for a table on screen; coming back, repaint at once instead of a second later.
         if (index == InvoicesTab)
@@ -299,18 +319,14 @@ void MainWindow::applyConfig(const Config &config)
 
 void MainWindow::clearData()
 {
-    m_pageRequest.reset();
     m_detailRequest.reset();
     m_refundRequest.reset();
-    m_loaded = 0;
-    m_total = -1;
+    m_statsRequest.reset();
     m_invoicesPage->detail()->clear();
     m_invoices->clear();
     m_refunds->setPending({});
     m_payouts->setPending({});
     m_refundsPage->setMoney({});
-    m_refundSpans.clear();
-    m_invoicesPage->setLoadProgress(0, -1);
     scheduleOverview();
 }
 
@@ -377,11 +393,10 @@ void MainWindow::closeEvent(QCloseEvent *event)
 
 void MainWindow::startLoading()
 {
-    m_loaded = 0;
-    m_total = -1;
-    requestPage(0, FirstPage);
+    m_invoices->reload();
     m_refundRequest = nextRequestId();
     Q_EMIT refundsRequested(*m_refundRequest);
+    scheduleOverview();
 }
 
 void MainWindow::handleRateFetched(quint64 requestId, const RateQuote &quote)
@@ -406,15 +421,6 @@ void MainWindow::reloadRefunds()
 {
     m_refundRequest = nextRequestId();
     Q_EMIT refundsRequested(*m_refundRequest);
-}
-
-void MainWindow::requestPage(int offset, int limit)
-{
-    InvoiceFilter filter;
-    filter.offset = offset;
-    filter.limit = limit;
-    m_pageRequest = nextRequestId();
-    Q_EMIT invoicesRequested(*m_pageRequest, filter);
 }
 
 void MainWindow::requestDetail(qint64 invoiceId)
@@ -545,22 +551,17 @@ void MainWindow::handleStartFailed(const QString &error)
     m_alertIsStartFailure = true;
 }
 
-void MainWindow::handleInvoicesLoaded(quint64 requestId, const QList<InvoiceRecord> &invoices, int total)
+void MainWindow::handleInvoicePageLoaded(quint64 requestId, const InvoicePage &page)
 {
-    m_invoices->upsert(invoices);
-    if (!m_pageRequest || requestId != *m_pageRequest)
-        return;
-    m_pageRequest.reset();
-    m_loaded += int(invoices.size());
-    m_total = total;
-    // Offsets shift when invoices are created meanwhile (newest first): pages may overlap by a row, which
-    // upsert absorbs; none is skipped.
-    if (!invoices.isEmpty() && m_loaded < total) {
-        m_invoicesPage->setLoadProgress(m_loaded, total);
-        requestPage(m_loaded, NextPage);
-    } else {
-        m_invoicesPage->setLoadProgress(m_loaded, -1);
+    if (m_invoices->handlePage(requestId, page) && m_alertIsLoadFailure) {
+        m_alertBar->hide(); // the database answers again
+        m_alertIsLoadFailure = false;
     }
+}
+
+void MainWindow::handleInvoicesCounted(quint64 requestId, const InvoiceCount &count)
+{
+    m_invoices->handleCount(requestId, count);
 }
 
 void MainWindow::handleInvoiceLoaded(quint64 requestId, const InvoiceRecord &invoice, const QList<InvoiceEventRecord> &events)
@@ -575,29 +576,18 @@ void MainWindow::handleInvoiceLoaded(quint64 requestId, const InvoiceRecord &inv
 
 void MainWindow::handleLoadFailed(quint64 requestId, const QString &error)
 {
-    if (m_pageRequest && requestId == *m_pageRequest) {
-        m_pageRequest.reset();
-        showAlert(tr("Invoices could not be loaded: %1").arg(error));
-        // Try the same page again shortly: the database may be back.
-        QTimer::singleShot(5000, this, [this] {
-            if (!m_pageRequest)
-                requestPage(m_loaded, m_loaded == 0 ? FirstPage : NextPage);
-        });
+    // The invoice list's own requests: the model shows the error (loadFailed) and asks again.
+    if (m_invoices->handleFailed(requestId, error))
         return;
-    }
     statusBar()->showMessage(tr("Could not load: %1").arg(error), 8000);
 }
 
 void MainWindow::handleRefundsLoaded(quint64 requestId, const QList<RefundItem> &items)
 {
     QList<RefundItem> pending;
-    for (const RefundItem &it : items) {
-        // Loaded items know when they left the queue (their last update); pending ones are still in it.
-        RefundSpan span{msOf(it.createdAt), it.status == RefundStatus::Pending ? 0 : msOf(it.updatedAt)};
-        m_refundSpans.insert(it.id, span);
+    for (const RefundItem &it : items)
         if (it.status == RefundStatus::Pending)
             pending.push_back(it);
-    }
     if (m_refundRequest && requestId == *m_refundRequest)
         m_refundRequest.reset();
     m_refunds->setPending(pending);
@@ -609,23 +599,10 @@ void MainWindow::handleMoneyTotals(const QList<AssetMoney> &totals) { m_refundsP
 
 void MainWindow::handleRefundsChanged(const QList<RefundItem> &open)
 {
-    const qint64 now = m_clock->now().time_since_epoch().count();
     QList<RefundItem> pending;
     for (const RefundItem &it : open)
         if (it.status == RefundStatus::Pending)
             pending.push_back(it);
-    QSet<qint64> ids;
-    for (const RefundItem &it : pending) {
-        ids.insert(it.id);
-        auto span = m_refundSpans.find(it.id);
-        if (span == m_refundSpans.end())
-            m_refundSpans.insert(it.id, RefundSpan{msOf(it.createdAt), 0});
-        else
-            span->leftMs = 0;
-    }
-    for (auto it = m_refundSpans.begin(); it != m_refundSpans.end(); ++it)
-        if (it->leftMs == 0 && !ids.contains(it.key()))
-            it->leftMs = now; // left the queue since we last heard
     m_refunds->setPending(pending);
     m_payouts->setPending(open);
     scheduleOverview();
@@ -710,6 +687,7 @@ void MainWindow::handleDatabaseStatus(bool ok, const QString &message) { m_datab
 void MainWindow::showAlert(const QString &message)
 {
     m_alertIsStartFailure = false;
+    m_alertIsLoadFailure = false;
     m_alertLabel->setText(message);
     m_alertBar->show();
 }
@@ -734,17 +712,46 @@ void MainWindow::updateTitle()
 void MainWindow::scheduleOverview()
 {
     m_overviewDirty = true;
-    // Charts are recomputed only while they are on screen, at most once a second: a busy poll can
-    // update hundreds of invoices, and nobody needs the pie to redraw for each.
-    if (m_tabs->currentIndex() == OverviewTab && !m_overviewDelay->isActive())
-        m_overviewDelay->start();
+    // The figures are asked for only while they are on screen, one request at a time, and no more often than
+    // their cost allows: a busy poll can update hundreds of invoices, and nobody needs the pie to redraw for
+    // each.
+    if (m_tabs->currentIndex() == OverviewTab && !m_overviewDelay->isActive() && !m_statsRequest)
+        m_overviewDelay->start(std::max(OverviewDelayMs, m_statsIntervalMs));
 }
 
 void MainWindow::refreshOverviewNow()
 {
+    m_overviewDelay->stop();
     m_overviewDirty = false;
-    m_overview->setData(m_invoices->rows(), m_refundSpans.values(), m_config.fiatCurrency,
-                        m_clock->now().time_since_epoch().count());
+    InvoiceStatsRequest request;
+    request.currency = m_config.fiatCurrency;
+    request.timeZone = QTimeZone::systemTimeZoneId();
+    request.nowMs = m_clock->now().time_since_epoch().count();
+    m_statsRequest = nextRequestId();
+    m_statsAskedMs = steadyMs();
+    Q_EMIT statsRequested(*m_statsRequest, request);
+}
+
+void MainWindow::handleStats(quint64 requestId, const InvoiceStats &stats)
+{
+    if (m_statsRequest != requestId)
+        return;
+    m_statsRequest.reset();
+    m_statsIntervalMs = int(std::min<qint64>(OverviewMaxIntervalMs, (steadyMs() - m_statsAskedMs) * OverviewCostFactor));
+    m_overview->setStats(stats, m_config.fiatCurrency, m_clock->now().time_since_epoch().count());
+    if (m_overviewDirty)
+        scheduleOverview();
+}
+
+void MainWindow::handleStatsFailed(quint64 requestId, const QString &error)
+{
+    if (m_invoices->handleFailed(requestId, error))
+        return; // a count of the list (counted in the same thread as the overview)
+    if (m_statsRequest != requestId)
+        return;
+    m_statsRequest.reset();
+    statusBar()->showMessage(tr("The overview could not be computed: %1").arg(error), 8000);
+    m_overviewDirty = true; // asked again with the next change or visit
 }
 
 } // namespace sd::ui

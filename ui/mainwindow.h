@@ -32,7 +32,6 @@ namespace sd::ui {
 class CountdownTicker;
 class HealthIndicator;
 class InvoiceDetailWidget;
-class InvoiceFilterProxyModel;
 class InvoiceTableModel;
 class InvoicesPage;
 class CustomerDisplay;
@@ -54,7 +53,7 @@ public:
     explicit MainWindow(const Config &config, Clock *clock = nullptr, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Requests the first page of invoices and the refund queue (then the remaining pages, one by one).
+    // Requests the first page of invoices and the refund queue (further pages follow the scrolling).
     void startLoading();
     void setConfigSaver(SettingsDialog::Saver saver) { m_saver = std::move(saver); }
     const Config &config() const { return m_config; }
@@ -81,6 +80,7 @@ public:
     QList<HealthIndicator *> healthIndicators() const;
     HealthIndicator *databaseIndicator() const { return m_database; }
     QString alertText() const;
+    // Asks for the overview's figures now (they arrive with handleStats).
     void refreshOverviewNow();
     // Asks the engine for the refund queue again (after an action on it).
     void reloadRefunds();
@@ -96,7 +96,8 @@ public Q_SLOTS:
     // ---- what the engine says ----
     void handleStarted(const QString &databaseDescription);
     void handleStartFailed(const QString &error);
-    void handleInvoicesLoaded(quint64 requestId, const QList<sd::InvoiceRecord> &invoices, int total);
+    void handleInvoicePageLoaded(quint64 requestId, const sd::InvoicePage &page);
+    void handleInvoicesCounted(quint64 requestId, const sd::InvoiceCount &count);
     void handleInvoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
                              const QList<sd::InvoiceEventRecord> &events);
     void handleLoadFailed(quint64 requestId, const QString &error);
@@ -114,6 +115,8 @@ public Q_SLOTS:
     void handleDatabaseStatus(bool ok, const QString &message);
     void handleRateFetched(quint64 requestId, const sd::RateQuote &quote);
     void handleRateFetchFailed(quint64 requestId, const QString &error);
+    void handleStats(quint64 requestId, const sd::InvoiceStats &stats);
+    void handleStatsFailed(quint64 requestId, const QString &error); // the overview's, or a count's
     // The merchant API (MerchantApiService's answers).
     void handleWebhooks(const QList<sd::WebhookRecord> &webhooks, const QList<sd::DeliveryRecord> &recent);
     void handleRedelivered(const QString &deliveryId);
@@ -125,7 +128,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     // ---- what the window asks of the engine ----
     void createInvoiceRequested(const sd::CreateInvoiceRequest &request);
-    void invoicesRequested(quint64 requestId, const sd::InvoiceFilter &filter);
+    void invoicePageRequested(quint64 requestId, const sd::InvoiceQuery &query);
+    void invoiceCountRequested(quint64 requestId, const sd::InvoiceQuery &query);
+    void statsRequested(quint64 requestId, const sd::InvoiceStatsRequest &request);
     void invoiceRequested(quint64 requestId, qint64 invoiceId);
     void refundsRequested(quint64 requestId);
     void pollRequested();
@@ -146,7 +151,6 @@ private:
     void buildActions();
     void restoreLayout();
     void saveLayout() const;
-    void requestPage(int offset, int limit);
     void requestDetail(qint64 invoiceId);
     void showAlert(const QString &message);
     void scheduleOverview();
@@ -179,16 +183,14 @@ private:
     QHash<QString, HealthIndicator *> m_backends; // by backend id
     QTimer *m_overviewDelay;
     bool m_overviewDirty = true;
+    std::optional<quint64> m_statsRequest;
+    qint64 m_statsAskedMs = 0; // steady clock: when the figures in flight were asked for
+    int m_statsIntervalMs = 0; // the least time between two requests, from how long the last one took
     bool m_alertIsStartFailure = false; // the alert shown is the engine's start failure (cleared by a start)
+    bool m_alertIsLoadFailure = false;  // the alert shown says the invoices could not be loaded (cleared by a page)
 
-    // paging
-    std::optional<quint64> m_pageRequest;
-    int m_loaded = 0;
-    int m_total = -1;
     // detail
     std::optional<quint64> m_detailRequest;
-    // refund queue history for the chart: id -> when it was queued / left
-    QHash<qint64, RefundSpan> m_refundSpans;
     std::optional<quint64> m_refundRequest;
     QHash<quint64, std::function<void(std::expected<QString, QString>)>> m_rateRequests; // the dialog's callbacks
 };

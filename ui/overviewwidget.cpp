@@ -145,7 +145,9 @@ void OverviewWidget::fitAxis(QValueAxis *axis, double max)
     axis->setLabelFormat(step >= 1 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
 }
 
-void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, ChartData::Bucket bucket)
+QString OverviewWidget::summary() const { return m_summary->text(); }
+
+void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, bool weekly)
 {
     if (toMs <= fromMs)
         toMs = fromMs + 86'400'000;
@@ -153,49 +155,35 @@ void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toM
     const qint64 days = (toMs - fromMs) / 86'400'000;
     // Short date labels; few of them, so months of data do not turn into a smear of text.
     axis->setFormat(days > 300 ? QStringLiteral("MMM yyyy") : QStringLiteral("d MMM"));
-    axis->setTickCount(int(std::clamp<qint64>(days + 1, 2, bucket == ChartData::Bucket::Week ? 8 : 7)));
+    axis->setTickCount(int(std::clamp<qint64>(days + 1, 2, weekly ? 8 : 7)));
 }
 
-void OverviewWidget::setData(const std::vector<InvoiceRow> &rows, const QList<RefundSpan> &refunds,
-                             const QString &currency, qint64 nowMs)
+void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency, qint64 nowMs)
 {
     // ---- settled volume ----
-    const ChartData::Volume volume = ChartData::settledVolume(rows, currency);
     m_volumeY->setTitleText(currency);
-    QStringList assets;
-    for (const auto &perAsset : volume.perBucket)
-        for (auto it = perAsset.begin(); it != perAsset.end(); ++it)
-            if (!assets.contains(it.key()))
-                assets.push_back(it.key());
+    const QStringList assets = ChartData::volumeAssets(stats);
     for (auto it = m_volume.begin(); it != m_volume.end(); ++it)
         if (!assets.contains(it.key()))
             it.value()->clear();
     double volumeMax = 0;
-    quint64 totalMicros = 0;
-    if (!volume.perBucket.isEmpty()) {
-        const QDate first = volume.perBucket.firstKey(), last = volume.perBucket.lastKey();
-        const int step = volume.bucket == ChartData::Bucket::Day ? 1 : 7;
-        for (const QString &asset : assets) {
-            QList<QPointF> points;
-            for (QDate d = first; d <= last; d = d.addDays(step)) {
-                const quint64 micros = volume.perBucket.value(d).value(asset);
-                totalMicros += micros;
-                const double y = microsToUnits(micros);
-                volumeMax = std::max(volumeMax, y);
-                points.push_back(QPointF(double(msOf(d)), y));
-            }
-            volumeSeries(asset)->replace(points);
+    for (const QString &asset : assets) {
+        QList<QPointF> points;
+        for (const auto &[day, micros] : ChartData::volumeSeries(stats, asset)) {
+            const double y = microsToUnits(micros);
+            volumeMax = std::max(volumeMax, y);
+            points.push_back(QPointF(double(msOf(day)), y));
         }
-        setTimeRange(m_volumeX, msOf(first), msOf(last), volume.bucket);
+        volumeSeries(asset)->replace(points);
     }
-    m_volumeChart->setTitle(volume.bucket == ChartData::Bucket::Day ? tr("Settled volume per day (%1)").arg(currency)
-                                                                    : tr("Settled volume per week (%1)").arg(currency));
+    if (!stats.volume.isEmpty())
+        setTimeRange(m_volumeX, msOf(stats.volume.firstKey()), msOf(stats.volume.lastKey()), stats.weekly);
+    m_volumeChart->setTitle(stats.weekly ? tr("Settled volume per week (%1)").arg(currency)
+                                         : tr("Settled volume per day (%1)").arg(currency));
     fitAxis(m_volumeY, volumeMax);
 
     // ---- invoices by state ----
-    const QMap<InvoiceState, int> counts = ChartData::stateCounts(rows);
-    const int open = counts.value(InvoiceState::AwaitingPayment) + counts.value(InvoiceState::PartiallyPaid) +
-                     counts.value(InvoiceState::Confirming);
+    const int open = ChartData::openCount(stats.states);
     struct Slice
     {
         QString label;
@@ -203,11 +191,11 @@ void OverviewWidget::setData(const std::vector<InvoiceRow> &rows, const QList<Re
         QColor color;
     };
     const QList<Slice> slices{
-        {DisplayText::stateName(InvoiceState::Settled), counts.value(InvoiceState::Settled),
+        {DisplayText::stateName(InvoiceState::Settled), stats.states.value(InvoiceState::Settled),
          DisplayText::stateColor(InvoiceState::Settled)},
-        {DisplayText::stateName(InvoiceState::UnderpaidExpired), counts.value(InvoiceState::UnderpaidExpired),
+        {DisplayText::stateName(InvoiceState::UnderpaidExpired), stats.states.value(InvoiceState::UnderpaidExpired),
          DisplayText::stateColor(InvoiceState::UnderpaidExpired)},
-        {DisplayText::stateName(InvoiceState::Expired), counts.value(InvoiceState::Expired),
+        {DisplayText::stateName(InvoiceState::Expired), stats.states.value(InvoiceState::Expired),
          DisplayText::stateColor(InvoiceState::Expired)},
         {tr("Open"), open, DisplayText::stateColor(InvoiceState::AwaitingPayment)},
     };
@@ -223,52 +211,49 @@ void OverviewWidget::setData(const std::vector<InvoiceRow> &rows, const QList<Re
     }
 
     // ---- refund queue size ----
-    const QList<QPair<qint64, int>> steps = ChartData::refundQueueSize(refunds);
+    const QList<QPair<QDate, int>> steps = ChartData::refundQueueSize(stats);
     QList<QPointF> stepPoints;
     int size = 0, maxSize = 0;
-    qint64 from = nowMs - 7 * 86'400'000LL;
-    if (!steps.isEmpty())
-        from = std::min(from, steps.first().first);
+    const qint64 from = steps.isEmpty() ? nowMs - 7 * 86'400'000LL : msOf(steps.first().first);
     stepPoints.push_back(QPointF(double(from), 0));
-    for (const auto &[t, n] : steps) {
-        stepPoints.push_back(QPointF(double(t), size)); // hold the previous size until the change: a step
-        stepPoints.push_back(QPointF(double(t), n));
+    for (const auto &[day, n] : steps) {
+        const double t = double(msOf(day));
+        stepPoints.push_back(QPointF(t, size)); // hold the previous size until the change: a step
+        stepPoints.push_back(QPointF(t, n));
         size = n;
         maxSize = std::max(maxSize, n);
     }
     stepPoints.push_back(QPointF(double(nowMs), size));
     m_refundSeries->replace(stepPoints);
-    setTimeRange(m_refundX, from, nowMs, ChartData::bucketFor(from, nowMs));
+    setTimeRange(m_refundX, from, nowMs, stats.refundWeekly);
     m_refundY->setRange(0, std::max(4, maxSize + 1));
     m_refundY->setTickCount(std::min(std::max(4, maxSize + 1), 6) + 1);
 
     // ---- median time to settle ----
-    const ChartData::Median median = ChartData::medianTimeToSettle(rows);
     QList<QPointF> medianPoints;
     double medianMax = 0;
-    for (auto it = median.seconds.begin(); it != median.seconds.end(); ++it) {
+    for (auto it = stats.medianSeconds.begin(); it != stats.medianSeconds.end(); ++it) {
         const double minutes = double(it.value()) / 60.0;
         medianMax = std::max(medianMax, minutes);
         medianPoints.push_back(QPointF(double(msOf(it.key())), minutes));
     }
     m_medianSeries->replace(medianPoints);
-    if (!median.seconds.isEmpty())
-        setTimeRange(m_medianX, msOf(median.seconds.firstKey()), msOf(median.seconds.lastKey()), median.bucket);
+    if (!stats.medianSeconds.isEmpty())
+        setTimeRange(m_medianX, msOf(stats.medianSeconds.firstKey()), msOf(stats.medianSeconds.lastKey()), stats.weekly);
     fitAxis(m_medianY, medianMax);
-    m_medianChart->setTitle(median.bucket == ChartData::Bucket::Day ? tr("Median time to settle per day")
-                                                                    : tr("Median time to settle per week"));
+    m_medianChart->setTitle(stats.weekly ? tr("Median time to settle per week") : tr("Median time to settle per day"));
 
     // ---- summary line ----
-    const quint64 whole = totalMicros / 1'000'000, cents = (totalMicros % 1'000'000) / 10'000;
+    const quint64 whole = stats.volumeMicros / 1'000'000, cents = (stats.volumeMicros % 1'000'000) / 10'000;
     QString summary = tr("Invoices: %1 · open: %2 · settled: %3 %4 · pending refunds: %5")
-                          .arg(locale.toString(qulonglong(rows.size())), locale.toString(open),
+                          .arg(locale.toString(stats.total), locale.toString(open),
                                QStringLiteral("%1.%2").arg(whole).arg(cents, 2, 10, QLatin1Char('0')), currency,
-                               locale.toString(size));
-    if (volume.skipped > 0)
-        summary += QLatin1String(" · ") + (volume.skipped == 1
+                               locale.toString(stats.pendingRefunds));
+    if (stats.skipped > 0)
+        summary += QStringLiteral(" · ") + (stats.skipped == 1
                                                   ? tr("1 settled invoice without a price in %1 is not included").arg(currency)
                                                   : tr("%L1 settled invoices without a price in %2 are not included")
-                                                        .arg(volume.skipped)
+                                                        .arg(stats.skipped)
                                                         .arg(currency));
     m_summary->setText(summary);
 }

@@ -1,5 +1,6 @@
-// The overview page: settled volume per day and asset, invoices by final state, the refund queue's size
-// over time and the median time to settle, as QtCharts charts that follow the palette (light or dark).
+// The overview page: settled volume per day (or week) and asset, invoices by final state, the refund queue's
+// size over time and the median time to settle, as QtCharts charts that follow the palette (light or dark).
+// It shows the store's aggregates (InvoiceStats), whatever the history's size.
 #pragma once
 
 #include "chartdata.h"
@@ -23,9 +24,9 @@ class OverviewWidget : public QWidget
 public:
     explicit OverviewWidget(QWidget *parent = nullptr);
 
-    // Recomputes every chart; `nowMs` closes the refund queue's step line at the present.
-    void setData(const std::vector<InvoiceRow> &rows, const QList<RefundSpan> &refunds, const QString &currency,
-                 qint64 nowMs);
+    // Redraws every chart from the aggregates; `nowMs` closes the refund queue's step line at the present.
+    void setStats(const InvoiceStats &stats, const QString &currency, qint64 nowMs);
+    QString summary() const;
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -35,7 +36,7 @@ private:
     void applyPalette();
     QLineSeries *volumeSeries(const QString &asset);
     static void fitAxis(QValueAxis *axis, double max);
-    static void setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, ChartData::Bucket bucket);
+    static void setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toMs, bool weekly);
 
     QLabel *m_summary;
     QChart *m_volumeChart, *m_stateChart, *m_refundChart, *m_medianChart;

@@ -126,6 +126,8 @@ std::expected<Config, QString> Config::load(const QString &path)
     s.beginGroup(QStringLiteral("database"));
     config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
     config.databasePasswordEnv = s.value(QStringLiteral("password_env"), config.databasePasswordEnv).toString().trimmed();
+    if (!readInt(s, QStringLiteral("change_poll_ms"), config.changePollMs, 0, 3'600'000, error))
+        return std::unexpected(error);
     s.endGroup();
 
     s.beginGroup(QStringLiteral("rates"));
@@ -249,6 +251,10 @@ std::expected<void, QString> Config::save(const QString &target) const
     s.beginGroup(QStringLiteral("database"));
     s.setValue(QStringLiteral("url"), databaseUrl);
     s.setValue(QStringLiteral("password_env"), databasePasswordEnv);
+    if (changePollMs > 0)
+        s.setValue(QStringLiteral("change_poll_ms"), changePollMs);
+    else
+        s.remove(QStringLiteral("change_poll_ms"));
     s.endGroup();
     s.beginGroup(QStringLiteral("rates"));
     s.setValue(QStringLiteral("source"), rates.source);

@@ -96,6 +96,9 @@ struct Config
     QString databaseUrl;             // [database] url; default sqlite:~/.local/share/settledesk/settledesk.db
     // [database] password_env: the environment variable holding the PostgreSQL password.
     QString databasePasswordEnv = QStringLiteral("SETTLEDESK_DB_PASSWORD");
+    // [database] change_poll_ms: how often a dashboard looks for changes nobody announced; 0: the database's
+    // default (SQLite 250: it cannot push; PostgreSQL 5000, a safety net behind LISTEN/NOTIFY).
+    int changePollMs = 0;
     QString fiatCurrency = QStringLiteral("USD"); // [general] fiat_currency
     QString operatorName;            // [general] operator (for the audit log); default: the login name
     bool notifications = true;       // [general] notifications

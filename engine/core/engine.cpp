@@ -4,6 +4,7 @@
 #include "decimal.h"
 #include "rateprovider.h"
 #include "walletpoller.h"
+#include "storenotifier.h"
 
 #include <QLoggingCategory>
 #include <QNetworkAccessManager>
@@ -22,9 +23,9 @@ namespace sd {
 using namespace std::chrono_literals;
 
 namespace {
-constexpr int ChangeCheckMs = 1000;
 // A wallet that keeps handing out addresses invoices already have is asked this often, then the creation fails.
 constexpr int MaxAddressAttempts = 1000;
+constexpr int ReconnectCheckMs = 1000;
 } // namespace
 
 struct PendingCreation
@@ -51,7 +52,7 @@ struct Engine::Private
     std::map<quint64, PendingCreation> creations; // internal request id -> creation waiting for an address
     quint64 nextRequest = 1;
     qint64 lastChangeToken = -1;
-    QDateTime lastChangeScan;
+    std::optional<qint64> changeCursor; // Store::invoiceChanges: what this engine has pushed up to
     bool databaseOk = false;
     bool running = false;
     bool polling = true;
@@ -73,6 +74,7 @@ struct Engine::Private
     void emitOpenRefunds();
     void armBoundaryTimer();
     void publishOutcomes(const QList<RecordOutcome> &outcomes);
+    void watchStore();
     void checkForChanges();
 };
 
@@ -99,7 +101,9 @@ void Engine::setPolling(bool enabled) { d->polling = enabled; }
 void Engine::registerMetaTypes()
 {
     qRegisterMetaType<sd::CreateInvoiceRequest>();
-    qRegisterMetaType<sd::InvoiceFilter>();
+    qRegisterMetaType<sd::InvoiceQuery>();
+    qRegisterMetaType<sd::InvoicePage>();
+    qRegisterMetaType<sd::InvoiceCount>();
     qRegisterMetaType<sd::InvoiceRecord>();
     qRegisterMetaType<QList<sd::InvoiceRecord>>();
     qRegisterMetaType<sd::InvoiceEventRecord>();
@@ -154,9 +158,13 @@ void Engine::start()
         pollNow();
         d->armBoundaryTimer();
     }, Qt::QueuedConnection);
+    // Changes are pushed by the store's notifier (watchStore); this timer only reconnects a lost database.
     d->changeTimer = new QTimer(this);
-    d->changeTimer->setInterval(ChangeCheckMs);
-    connect(d->changeTimer, &QTimer::timeout, this, [this] { d->checkForChanges(); });
+    d->changeTimer->setInterval(ReconnectCheckMs);
+    connect(d->changeTimer, &QTimer::timeout, this, [this] {
+        if (!d->databaseOk)
+            d->checkForChanges();
+    });
 
     auto opened = Store::open(d->config.databaseUrl, QStringLiteral("settledesk-engine-%1").arg(quintptr(this)),
                               readSecret(d->config.databasePasswordEnv, QStringLiteral("database")));
@@ -167,6 +175,7 @@ void Engine::start()
     }
     d->store = std::move(*opened);
     d->databaseOk = true;
+    d->watchStore();
     Q_EMIT databaseStatusChanged(true, d->store->describe());
 
     for (const AssetConfig &a : d->config.assets) {
@@ -227,7 +236,6 @@ void Engine::start()
 
     d->running = true;
     d->lastChangeToken = d->store->changeToken().value_or(-1);
-    d->lastChangeScan = toQDateTime(d->now());
     d->changeTimer->start();
     if (d->polling) {
         // Catch up on every wallet's history first; the expiry sweep of each asset follows its completed polls.
@@ -285,18 +293,16 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
     slot->backend()->allocateAddress(internal, label);
 }
 
-void Engine::loadInvoices(quint64 requestId, const InvoiceFilter &filter)
+void Engine::queryInvoices(quint64 requestId, const InvoiceQuery &query)
 {
     if (!d->ensureStore())
         return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
-    auto rows = d->store->invoices(filter);
-    auto total = d->store->countInvoices(filter);
-    if (!rows || !total) {
-        const StoreError e = rows ? total.error() : rows.error();
-        d->storeFailed(e);
-        return Q_EMIT loadFailed(requestId, e.message);
+    auto page = d->store->invoicePage(query);
+    if (!page) {
+        d->storeFailed(page.error());
+        return Q_EMIT loadFailed(requestId, page.error().message);
     }
-    Q_EMIT invoicesLoaded(requestId, *rows, *total);
+    Q_EMIT invoicePageLoaded(requestId, *page);
 }
 
 void Engine::loadInvoice(quint64 requestId, qint64 invoiceId)
@@ -314,10 +320,12 @@ void Engine::loadRefunds(quint64 requestId)
 {
     if (!d->ensureStore())
         return Q_EMIT loadFailed(requestId, tr("the database is unreachable"));
-    auto items = d->store->refunds();
-    if (!items)
-        return Q_EMIT loadFailed(requestId, items.error().message);
-    Q_EMIT refundsLoaded(requestId, *items);
+    // The open items only: decided ones are history (the overview's chart reads their aggregates).
+    auto pending = d->store->refunds(RefundStatus::Pending);
+    auto refunding = pending ? d->store->refunds(RefundStatus::Refunding) : pending;
+    if (!refunding)
+        return Q_EMIT loadFailed(requestId, refunding.error().message);
+    Q_EMIT refundsLoaded(requestId, *pending + *refunding);
     if (auto quarantined = d->store->quarantinedDeposits(QuarantineStatus::Pending))
         Q_EMIT quarantineChanged(*quarantined);
     if (auto totals = d->store->moneyTotals({}))
@@ -351,6 +359,7 @@ bool Engine::Private::ensureStore()
     store = std::move(*opened);
     databaseOk = true;
     lastChangeToken = -1;
+    watchStore();
     // The old connection's wallet leases ended with it (the server released them, and another engine may
     // hold them now): take them again before the next poll.
     for (auto &slot : backends)
@@ -554,25 +563,42 @@ void Engine::Private::emitOpenRefunds()
         Q_EMIT q->moneyTotalsChanged(*totals);
 }
 
-// Another process or machine may write: a cheap token check, then only the invoices updated since.
+// The store's notifier says when anyone committed a change; a new store (a reconnect) gets a new notifier.
+void Engine::Private::watchStore()
+{
+    StoreNotifier *notifier = store->changeNotifier();
+    if (config.changePollMs > 0)
+        notifier->setPollInterval(std::chrono::milliseconds(config.changePollMs));
+    QObject::connect(notifier, &StoreNotifier::changed, q, [this] { checkForChanges(); });
+    if (!changeCursor) {
+        // From now on: the dashboard reads everything before this itself.
+        if (auto changes = store->invoiceChanges(std::nullopt))
+            changeCursor = changes->cursor;
+    }
+}
+
+// Another process or machine may write: the invoices changed since the cursor, read by id. A reconnected
+// store keeps the cursor, so what was written while the database was away is pushed too.
 void Engine::Private::checkForChanges()
 {
     if (!ensureStore())
         return;
-    auto token = store->changeToken();
-    if (!token) {
-        storeFailed(token.error());
+    auto changes = store->invoiceChanges(changeCursor);
+    if (!changes) {
+        storeFailed(changes.error());
         return;
     }
-    if (*token == lastChangeToken)
-        return;
-    lastChangeToken = *token;
-    InvoiceFilter filter;
-    // A small overlap covers clocks of other machines that run a little behind.
-    filter.updatedSince = lastChangeScan.addSecs(-5);
-    lastChangeScan = toQDateTime(now());
-    if (auto rows = store->invoices(filter); rows && !rows->isEmpty())
-        Q_EMIT q->invoicesChanged(*rows);
+    const bool first = !changeCursor;
+    changeCursor = changes->cursor;
+    if (!first && !changes->ids.isEmpty()) {
+        auto rows = store->invoicesById(changes->ids);
+        if (!rows) {
+            storeFailed(rows.error());
+            return;
+        }
+        if (!rows->isEmpty())
+            Q_EMIT q->invoicesChanged(*rows);
+    }
     emitOpenRefunds();
     armBoundaryTimer();
 }

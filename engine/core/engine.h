@@ -45,7 +45,10 @@ public Q_SLOTS:
     void stop();  // in the engine thread: stops timers, closes the store; emits stopped()
 
     void createInvoice(const sd::CreateInvoiceRequest &request);
-    void loadInvoices(quint64 requestId, const sd::InvoiceFilter &filter);
+    // One page of the dashboard's invoice list (Store::invoicePage): invoicePageLoaded or loadFailed.
+    // Answered in request order with the changes pushed by invoicesChanged, so a page never overtakes a
+    // newer change of the same invoice.
+    void queryInvoices(quint64 requestId, const sd::InvoiceQuery &query);
     void loadInvoice(quint64 requestId, qint64 invoiceId);
     void loadRefunds(quint64 requestId);
     void pollNow(); // every backend, at once
@@ -60,15 +63,17 @@ Q_SIGNALS:
 
     void invoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
     void invoiceCreationFailed(quint64 requestId, const QString &error);
-    void invoicesLoaded(quint64 requestId, const QList<sd::InvoiceRecord> &invoices, int total);
+    void invoicePageLoaded(quint64 requestId, const sd::InvoicePage &page);
     void invoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
                        const QList<sd::InvoiceEventRecord> &events);
     void loadFailed(quint64 requestId, const QString &error);
-    void refundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
+    void refundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items); // the open ones (refundsChanged)
     void rateFetched(quint64 requestId, const sd::RateQuote &quote);
     void rateFetchFailed(quint64 requestId, const QString &error);
 
-    // Pushed after every change, whoever wrote it (this engine, another process, another machine).
+    // Pushed after every change, whoever wrote it (this engine, another process, another machine): the
+    // engine listens to the store's notifier (PostgreSQL LISTEN/NOTIFY with a slow safety poll, SQLite a
+    // PRAGMA data_version poll) and reads the invoices that changed by id (Store::invoiceChanges).
     void invoicesChanged(const QList<sd::InvoiceRecord> &invoices);
     // The refund items still open: pending (waiting for a decision) and refunding (approved, not yet paid).
     void refundsChanged(const QList<sd::RefundItem> &open);
@@ -92,7 +97,9 @@ private:
 } // namespace sd
 
 Q_DECLARE_METATYPE(sd::CreateInvoiceRequest)
-Q_DECLARE_METATYPE(sd::InvoiceFilter)
+Q_DECLARE_METATYPE(sd::InvoiceQuery)
+Q_DECLARE_METATYPE(sd::InvoicePage)
+Q_DECLARE_METATYPE(sd::InvoiceCount)
 Q_DECLARE_METATYPE(sd::InvoiceRecord)
 Q_DECLARE_METATYPE(sd::InvoiceEventRecord)
 Q_DECLARE_METATYPE(sd::RefundItem)

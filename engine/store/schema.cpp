@@ -1,6 +1,7 @@
 #include "schema.h"
 
 #include <QRegularExpression>
+#include <QSqlRecord>
 
 namespace sd {
 
@@ -372,6 +373,135 @@ Migration version7()
     return m;
 }
 
+// Version 8: the dashboard at any history size. The invoice list is sorted, filtered and searched by the
+// database a page at a time, so every order the list offers has an index; the search box has a trigram index
+// for order references (FTS5 on SQLite, pg_trgm on PostgreSQL when the server has it) and prefix indexes
+// for addresses and txids; the overview's aggregates read a covering index of settled invoices; and every
+// invoice row carries the commit that last changed it, so a dashboard reads what changed by id
+// (Store::invoiceChanges).
+Migration version8()
+{
+    Migration m;
+    m.version = 8;
+    m.description = QStringLiteral("dashboard paging, search, aggregates and change feed");
+    m.common = {
+        // The price in millionths of the fiat unit (sorting and the overview's sums); 0 when unknown.
+        QStringLiteral("ALTER TABLE invoices ADD COLUMN fiat_micros ${int} NOT NULL DEFAULT 0"),
+        // SQLite: the change counter's value after the commit that last wrote the row; PostgreSQL: that
+        // commit's transaction id. Set by triggers (below), read by Store::invoiceChanges.
+        QStringLiteral("ALTER TABLE invoices ADD COLUMN change_seq ${int}"),
+        // The live-update scan by time (InvoiceFilter::updatedSince) is replaced by change_seq.
+        QStringLiteral("DROP INDEX invoices_updated"),
+        QStringLiteral("DROP INDEX invoices_created"),
+    };
+    m.backfill = [](SqlSession &session) -> StoreResult<void> {
+        // Reads and writes in pages by id: memory stays flat however many invoices there are.
+        qint64 after = 0;
+        for (;;) {
+            auto rows = session.select(QStringLiteral("SELECT id, fiat_amount, rate, required, asset FROM invoices"
+                                                      " WHERE id > :after ORDER BY id LIMIT 5000"),
+                                       {{QStringLiteral(":after"), after}});
+            if (!rows)
+                return std::unexpected(rows.error());
+            if (rows->isEmpty())
+                return {};
+            QStringList ids, values;
+            for (const QSqlRecord &row : *rows) {
+                after = row.value(0).toLongLong();
+                auto required = decodeAtomic(row.value(3));
+                const quint64 micros = fiatValueMicros(row.value(1).toString(), row.value(2).toString(),
+                                                       required.value_or(0), row.value(4).toString());
+                if (micros == 0)
+                    continue;
+                if (!session.isPostgres()) {
+                    auto done = session.execute(QStringLiteral("UPDATE invoices SET fiat_micros = :m WHERE id = :id"),
+                                                {{QStringLiteral(":m"), qint64(std::min<quint64>(micros, INT64_MAX))},
+                                                 {QStringLiteral(":id"), after}});
+                    if (!done)
+                        return std::unexpected(done.error());
+                    continue;
+                }
+                ids << QString::number(after);
+                values << QString::number(std::min<quint64>(micros, INT64_MAX));
+            }
+            if (ids.isEmpty())
+                continue;
+            // PostgreSQL: one statement per page, not one round trip per invoice.
+            auto done = session.execute(
+                QStringLiteral("UPDATE invoices AS i SET fiat_micros = v.m FROM (SELECT unnest(CAST(:ids AS bigint[])) AS id,"
+                               " unnest(CAST(:ms AS bigint[])) AS m) AS v WHERE i.id = v.id"),
+                {{QStringLiteral(":ids"), QStringLiteral("{%1}").arg(ids.join(u','))},
+                 {QStringLiteral(":ms"), QStringLiteral("{%1}").arg(values.join(u','))}});
+            if (!done)
+                return std::unexpected(done.error());
+        }
+    };
+    // Built after the backfill, on both databases. Each order of the list: the column(s) and the id.
+    const QStringList indexes = {
+        QStringLiteral("CREATE INDEX invoices_created ON invoices (created_at, id)"),
+        // A state filter, the Open filter and the state order (then newest first) share one index.
+        QStringLiteral("CREATE INDEX invoices_state_created ON invoices ((%1), created_at, id)").arg(stateRankSql()),
+        QStringLiteral("CREATE INDEX invoices_asset_created ON invoices (asset, created_at, id)"),
+        QStringLiteral("CREATE INDEX invoices_order_ref ON invoices (order_ref${binary}, id)"),
+        QStringLiteral("CREATE INDEX invoices_fiat ON invoices (fiat_micros, id)"),
+        QStringLiteral("CREATE INDEX invoices_countdown ON invoices ((${countdown}), id)"),
+        // The search box: addresses and txids by prefix, ignoring letter case.
+        QStringLiteral("CREATE INDEX invoices_address_search ON invoices ((lower(address))${binary})"),
+        QStringLiteral("CREATE INDEX deposits_txid_search ON deposits ((lower(txid))${binary})"),
+        QStringLiteral("CREATE INDEX invoices_changes ON invoices (change_seq)"),
+        // The overview: settled volume and time to settle per day or week, read from the index alone.
+        // (The state first: SQLite 3.40 reads a partial index alone only if it holds the columns of its own
+        // condition.)
+        QStringLiteral("CREATE INDEX invoices_settled ON invoices (state, settled_at, asset, fiat_currency, fiat_micros,"
+                       " created_at) WHERE state = 'settled'"),
+    };
+    m.sqlite = indexes;
+    // Rows written before this version keep no change_seq: no reader has a cursor older than the migration.
+    m.sqlite // The row was written by the commit that moved the counter to value + 1 (the bump comes last,
+             // just before COMMIT; SQLite has one writer at a time).
+             << QStringLiteral("CREATE TRIGGER invoices_change_insert AFTER INSERT ON invoices BEGIN"
+                               " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
+                               " WHERE id = new.id; END")
+             << QStringLiteral("CREATE TRIGGER invoices_change_update AFTER UPDATE ON invoices"
+                               " WHEN new.change_seq IS old.change_seq BEGIN"
+                               " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
+                               " WHERE id = new.id; END")
+             // Order references by substring: a trigram index over the invoices table's own column.
+             << QStringLiteral("CREATE VIRTUAL TABLE invoice_search USING fts5(order_ref, content='invoices',"
+                               " content_rowid='id', tokenize='trigram')")
+             << QStringLiteral("INSERT INTO invoice_search (invoice_search) VALUES ('rebuild')")
+             << QStringLiteral("CREATE TRIGGER invoice_search_insert AFTER INSERT ON invoices BEGIN"
+                               " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
+             << QStringLiteral("CREATE TRIGGER invoice_search_update AFTER UPDATE OF order_ref ON invoices BEGIN"
+                               " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
+                               " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
+             << QStringLiteral("CREATE TRIGGER invoice_search_delete AFTER DELETE ON invoices BEGIN"
+                               " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
+                               " END");
+    m.postgres = indexes;
+    m.postgres
+        // The writing transaction's id; a reader takes the oldest transaction running when it looked
+        // (pg_snapshot_xmin) as its next cursor, so a commit it could not see is never skipped.
+        << QStringLiteral("CREATE FUNCTION settledesk_change_seq() RETURNS trigger LANGUAGE plpgsql AS"
+                          " $$ BEGIN NEW.change_seq := pg_current_xact_id()::text::bigint; RETURN NEW; END $$")
+        << QStringLiteral("CREATE TRIGGER invoices_change_seq BEFORE INSERT OR UPDATE ON invoices"
+                          " FOR EACH ROW EXECUTE FUNCTION settledesk_change_seq()")
+        // pg_trgm (Debian: in postgresql-NN; trusted, so the database's owner may create it) in `public`,
+        // where dropping one Settledesk schema of a shared database cannot take it away from the others. A
+        // server without it still searches, by scanning (the migration says so in a notice).
+        << QStringLiteral("DO $$ BEGIN"
+                          " IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') THEN"
+                          " BEGIN CREATE EXTENSION pg_trgm SCHEMA public;"
+                          " EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'pg_trgm is not available (%): order references"
+                          " are searched without a trigram index', SQLERRM; END; END IF; END $$")
+        << QStringLiteral("DO $$ DECLARE s name; BEGIN"
+                          " SELECT n.nspname INTO s FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace"
+                          " WHERE e.extname = 'pg_trgm';"
+                          " IF s IS NOT NULL THEN EXECUTE format('CREATE INDEX invoices_order_ref_trgm ON invoices"
+                          " USING gin (lower(order_ref) %I.gin_trgm_ops)', s); END IF; END $$");
+    return m;
+}
+
 QString amountType(Dialect dialect, const QString &column)
 {
     if (dialect == Dialect::Sqlite)
@@ -388,6 +518,8 @@ QString expand(QString sql, Dialect dialect)
     sql.replace(QStringLiteral("${ref}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
     sql.replace(QStringLiteral("${time}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
     sql.replace(QStringLiteral("${int}"), pg ? QStringLiteral("BIGINT") : QStringLiteral("INTEGER"));
+    sql.replace(QStringLiteral("${binary}"), binaryCollation(dialect));
+    sql.replace(QStringLiteral("${countdown}"), countdownSql(dialect));
     static const QRegularExpression amount(QStringLiteral("\\$\\{amount:([a-z_]+)\\}"));
     for (QRegularExpressionMatch m = amount.match(sql); m.hasMatch(); m = amount.match(sql))
         sql.replace(m.capturedStart(), m.capturedLength(), amountType(dialect, m.captured(1)));
@@ -399,9 +531,34 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 } // namespace
 
+QString stateRankSql()
+{
+    static const QString sql = [] {
+        QString out = QStringLiteral("CASE state");
+        for (InvoiceState s : AllInvoiceStates)
+            out += QStringLiteral(" WHEN '%1' THEN %2").arg(QString::fromUtf8(name(s).data())).arg(int(s));
+        return out + QStringLiteral(" END");
+    }();
+    return sql;
+}
+
+QString countdownSql(Dialect dialect)
+{
+    // countdownSortValue: max / 2 plus the later of the two end times for invoices that ended.
+    return QStringLiteral("CASE WHEN state IN ('awaiting_payment', 'partially_paid', 'confirming') THEN grace_expires_at"
+                          " ELSE 4611686018427387903 + %1(COALESCE(settled_at, 0), COALESCE(closed_at, 0)) END")
+        .arg(dialect == Dialect::Postgres ? QStringLiteral("GREATEST") : QStringLiteral("max"));
+}
+
+QString binaryCollation(Dialect dialect)
+{
+    return dialect == Dialect::Postgres ? QStringLiteral(" COLLATE \"C\"") : QString();
+}
+
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5(), version6(), version7()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5(), version6(), version7(),
+                                         version8()};
     return all;
 }
 
@@ -471,13 +628,20 @@ StoreResult<int> migrate(SqlSession &session, TimePoint now, int target)
         for (const Migration &m : migrations()) {
             if (m.version <= *current || m.version > target)
                 continue;
-            for (const QString &statement : migrationStatements(m, session.dialect())) {
-                if (auto done = session.direct(statement); !done)
-                    return std::unexpected(StoreError{done.error().kind,
-                                                      QStringLiteral("migration to version %1 failed: %2")
-                                                          .arg(m.version)
-                                                          .arg(done.error().message)});
-            }
+            const auto failed = [&](const StoreError &e) {
+                return std::unexpected(StoreError{e.kind, QStringLiteral("migration to version %1 failed: %2")
+                                                              .arg(m.version)
+                                                              .arg(e.message)});
+            };
+            for (const QString &statement : m.common)
+                if (auto done = session.direct(expand(statement, session.dialect())); !done)
+                    return failed(done.error());
+            if (m.backfill)
+                if (auto filled = m.backfill(session); !filled)
+                    return failed(filled.error());
+            for (const QString &statement : session.isPostgres() ? m.postgres : m.sqlite)
+                if (auto done = session.direct(expand(statement, session.dialect())); !done)
+                    return failed(done.error());
             auto recorded = session.execute(QStringLiteral("INSERT INTO schema_version (version, applied_at, description)"
                                                            " VALUES (:version, :at, :description)"),
                                             {{":version", m.version}, {":at", toMs(now)}, {":description", m.description}});

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 namespace sd {
 
 struct Migration
@@ -18,7 +20,19 @@ struct Migration
     QStringList common;   // with ${id}, ${time}, ${int}, ${text}, ${amount:column} placeholders
     QStringList sqlite;   // SQLite only, after `common`
     QStringList postgres; // PostgreSQL only, after `common`
+    // Data the new columns need that SQL cannot compute exactly in both dialects: runs after `common`,
+    // before the dialect's statements (so their indexes and triggers are built once, on the final data).
+    std::function<StoreResult<void>(SqlSession &)> backfill;
 };
+
+// SQL expressions that indexes of version 8 are built on: a query must use the same expression to use
+// the index (both databases match an expression index by the expression's structure).
+// The state's rank in AllInvoiceStates order (0..5).
+QString stateRankSql();
+// The countdown column's sort value (countdownSortValue in store.h).
+QString countdownSql(Dialect dialect);
+// Code point order for text: nothing on SQLite (BINARY is its default), COLLATE "C" on PostgreSQL.
+QString binaryCollation(Dialect dialect);
 
 // Every migration in order; the last one's version is the schema this build writes.
 const QList<Migration> &migrations();

@@ -19,7 +19,7 @@ namespace {
 const QString InvoiceColumns = QStringLiteral(
     "id, order_ref, asset, fiat_amount, fiat_currency, rate, required, tolerance, received, surplus,"
     " min_confirmations, address, address_index, created_at, quote_expires_at, grace_expires_at, state,"
-    " settled_at, closed_at, updated_at, settled_manually");
+    " settled_at, closed_at, updated_at, settled_manually, fiat_micros");
 const QString DepositColumns = QStringLiteral(
     "id, asset, txid, output_key, amount, effective_at, confirmations, height, block_hash, status, invoice_id,"
     " address, refund_id, applied_refund_id, unlock_time, reversed_at");
@@ -50,18 +50,8 @@ std::optional<TimePoint> optionalTime(const QVariant &v)
     return fromMs(v.toLongLong());
 }
 
-// LIKE pattern for a substring search, with the pattern characters of `text` escaped.
-QString likePattern(const QString &text)
-{
-    QString escaped = text.toLower();
-    escaped.replace(u'\\', QStringLiteral("\\\\"));
-    escaped.replace(u'%', QStringLiteral("\\%"));
-    escaped.replace(u'_', QStringLiteral("\\_"));
-    return u'%' + escaped + u'%';
-}
-
 // The WHERE clause of an invoice filter (without LIMIT), with its bound values.
-QString filterWhere(const InvoiceFilter &f, Binds &binds)
+QString filterWhere(const InvoiceFilter &f, Dialect dialect, Binds &binds)
 {
     QStringList where;
     if (f.state) {
@@ -73,15 +63,9 @@ QString filterWhere(const InvoiceFilter &f, Binds &binds)
         const Asset *a = findAsset(f.asset.toStdString());
         binds.append({QStringLiteral(":f_asset"), a ? QString::fromStdString(a->code) : f.asset});
     }
-    if (!f.search.isEmpty()) {
-        where << QStringLiteral("(lower(order_ref) LIKE :f_s1 ESCAPE '\\' OR lower(COALESCE(address, '')) LIKE :f_s2"
-                                " ESCAPE '\\' OR EXISTS (SELECT 1 FROM deposits d WHERE d.invoice_id = invoices.id"
-                                " AND lower(d.txid) LIKE :f_s3 ESCAPE '\\'))");
-        const QString p = likePattern(f.search);
-        binds.append({QStringLiteral(":f_s1"), p});
-        binds.append({QStringLiteral(":f_s2"), p});
-        binds.append({QStringLiteral(":f_s3"), p});
-    }
+    // The search box's matches, by the same indexes as the dashboard's list (sqlstorequery.cpp).
+    if (const QString search = searchIdsSql(dialect, f.search, QStringLiteral("f"), binds); !search.isEmpty())
+        where << QStringLiteral("id IN (%1)").arg(search);
     // Keyset pages walk the primary key from afterId: `+created_at` keeps the planner off the created_at index,
     // which would re-read and re-sort the whole range for every page (quadratic over a long report).
     const QString created = f.afterId ? QStringLiteral("+created_at") : QStringLiteral("created_at");
@@ -92,10 +76,6 @@ QString filterWhere(const InvoiceFilter &f, Binds &binds)
     if (f.createdTo) {
         where << created + QStringLiteral(" < :f_ct");
         binds.append({QStringLiteral(":f_ct"), f.createdTo->toMSecsSinceEpoch()});
-    }
-    if (f.updatedSince) {
-        where << QStringLiteral("updated_at >= :f_us");
-        binds.append({QStringLiteral(":f_us"), f.updatedSince->toMSecsSinceEpoch()});
     }
     if (f.afterId) { // keyset paging (reports): see invoices() for the order that goes with it
         where << QStringLiteral("id > :f_after");
@@ -150,8 +130,9 @@ SqlStore::SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatab
                     notifier->check();
             });
         },
-        // SQLite has no push: a data_version check is cheap. PostgreSQL pushes; the slow poll is a safety net.
-        pg ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(1000));
+        // SQLite has no push: a data_version check is a pragma on the open connection (microseconds), four times
+        // a second. PostgreSQL pushes; the slow poll is a safety net.
+        pg ? std::chrono::milliseconds(5000) : std::chrono::milliseconds(250));
 }
 
 SqlStore::~SqlStore()
@@ -259,6 +240,7 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
 QString SqlStore::describe() const { return m_url.describe(); }
 int SqlStore::schemaVersion() const { return m_schemaVersion; }
 StoreNotifier *SqlStore::changeNotifier() { return m_notifier.get(); }
+const QString &SqlStore::invoiceColumns() { return InvoiceColumns; }
 
 // ---------------------------------------------------------------------------------------------------------
 // Row mapping
@@ -295,7 +277,21 @@ StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
     r.invoice.closedAt = optionalTime(row.value(QStringLiteral("closed_at")));
     r.updatedAt = QDateTime::fromMSecsSinceEpoch(row.value(QStringLiteral("updated_at")).toLongLong(), Qt::UTC);
     r.settledManually = row.value(QStringLiteral("settled_manually")).toLongLong() != 0;
+    r.fiatMicros = quint64(row.value(QStringLiteral("fiat_micros")).toLongLong());
     return r;
+}
+
+StoreResult<QList<InvoiceRecord>> SqlStore::invoicesFromRows(const QList<QSqlRecord> &rows)
+{
+    QList<InvoiceRecord> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = invoiceFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
 }
 
 StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
@@ -578,13 +574,14 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
     const Asset *asset = findAsset(in.asset.toStdString());
     const InvoiceTerms &t = in.terms;
     const Dialect d = m_session.dialect();
+    const quint64 fiatMicros = fiatValueMicros(in.fiatAmount, in.rate, t.required, QString::fromStdString(asset->code));
     return m_session.write([&]() -> StoreResult<qint64> {
         auto row = m_session.selectOne(
             QStringLiteral("INSERT INTO invoices (order_ref, asset, fiat_amount, fiat_currency, rate, required, tolerance,"
                            " received, surplus, min_confirmations, address, address_index, created_at, quote_expires_at,"
-                           " grace_expires_at, state, updated_at) VALUES (:order_ref, :asset, :fiat_amount, :fiat_currency,"
+                           " grace_expires_at, state, updated_at, fiat_micros) VALUES (:order_ref, :asset, :fiat_amount, :fiat_currency,"
                            " :rate, :required, :tolerance, :received, :surplus, :min_conf, :address, :address_index,"
-                           " :created_at, :quote, :grace, :state, :updated_at) RETURNING id"),
+                           " :created_at, :quote, :grace, :state, :updated_at, :fiat_micros) RETURNING id"),
             {{QStringLiteral(":order_ref"), in.orderRef.trimmed().isEmpty() ? QStringLiteral("") : in.orderRef},
              {QStringLiteral(":asset"), QString::fromStdString(asset->code)},
              {QStringLiteral(":fiat_amount"), text(in.fiatAmount)},
@@ -602,7 +599,8 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
              {QStringLiteral(":quote"), toMs(t.quoteExpiresAt)},
              {QStringLiteral(":grace"), toMs(t.graceExpiresAt)},
              {QStringLiteral(":state"), qs(name(InvoiceState::AwaitingPayment))},
-             {QStringLiteral(":updated_at"), toMs(now)}});
+             {QStringLiteral(":updated_at"), toMs(now)},
+             {QStringLiteral(":fiat_micros"), qint64(std::min<quint64>(fiatMicros, INT64_MAX))}});
         if (!row)
             return std::unexpected(row.error());
         const qint64 id = (*row)->value(0).toLongLong();
@@ -633,21 +631,16 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
 {
     return m_session.read([&]() -> StoreResult<QList<InvoiceRecord>> {
         Binds binds;
-        const QString where = filterWhere(filter, binds);
+        const QString where = filterWhere(filter, m_session.dialect(), binds);
         const QString order = filter.afterId ? QStringLiteral(" ORDER BY id") : QStringLiteral(" ORDER BY created_at DESC, id DESC");
         const QString tail = where + order + limitClause(filter, m_session.isPostgres(), binds);
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
         if (!rows)
             return std::unexpected(rows.error());
-        QList<InvoiceRecord> out;
-        out.reserve(rows->size());
-        for (const QSqlRecord &row : *rows) {
-            auto r = invoiceFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
+        auto out = invoicesFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
             return std::unexpected(attached.error());
         return out;
     });
@@ -656,7 +649,7 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
 StoreResult<int> SqlStore::countInvoices(const InvoiceFilter &filter)
 {
     Binds binds;
-    const QString where = filterWhere(filter, binds);
+    const QString where = filterWhere(filter, m_session.dialect(), binds);
     auto row = m_session.selectOne(QStringLiteral("SELECT count(*) FROM invoices%1").arg(where), binds);
     if (!row)
         return std::unexpected(row.error());
@@ -770,14 +763,10 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
         auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2 ORDER BY id").arg(InvoiceColumns, where), binds);
         if (!rows)
             return std::unexpected(rows.error());
-        QList<InvoiceRecord> out;
-        for (const QSqlRecord &row : *rows) {
-            auto r = invoiceFromRow(row);
-            if (!r)
-                return std::unexpected(r.error());
-            out.append(*r);
-        }
-        if (auto attached = attachDeposits(out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
+        auto out = invoicesFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
             return std::unexpected(attached.error());
         return out;
     });

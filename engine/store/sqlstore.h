@@ -18,6 +18,10 @@ namespace sd {
 
 class StoreNotifier;
 
+// The search box's matches (see SearchCap in store.h) as a subquery of invoice ids; its placeholders are
+// named after `tag`, so two searches can share a statement. Empty text: empty SQL (no search).
+QString searchIdsSql(Dialect dialect, const QString &text, const QString &tag, Binds &binds);
+
 class SqlStore final : public Store, public ApiStore
 {
 public:
@@ -63,6 +67,13 @@ public:
     StoreResult<QList<CoverageInterval>> coverage(const QString &asset) override;
 
     StoreResult<qint64> changeToken() override;
+
+    // ---- the dashboard (sqlstorequery.cpp, sqlstorestats.cpp) ----
+    StoreResult<InvoicePage> invoicePage(const InvoiceQuery &query) override;
+    StoreResult<InvoiceCount> invoiceCount(const InvoiceQuery &query) override;
+    StoreResult<QList<InvoiceRecord>> invoicesById(const QList<qint64> &ids) override;
+    StoreResult<InvoiceChanges> invoiceChanges(std::optional<qint64> since) override;
+    StoreResult<InvoiceStats> invoiceStats(const InvoiceStatsRequest &request) override;
 
     StoreResult<InvoiceRecord> applyRefundToInvoice(qint64 refundId, const QString &actor, TimePoint now) override;
     StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) override;
@@ -127,8 +138,16 @@ public:
 private:
     SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatabase db);
 
+    // The invoices table's columns, in the order invoiceFromRow reads them.
+    static const QString &invoiceColumns();
+    // A subquery of the given ids (one bound value, so one cached statement for any number of them).
+    QString idListSql(const QList<qint64> &ids, const QString &placeholder, Binds &binds) const;
+    // The invoices a statement selects (its columns: invoiceColumns()), their deposits attached.
+    StoreResult<QList<InvoiceRecord>> readInvoices(const QString &sql, const Binds &binds);
+
     // ---- row mapping (sqlstore.cpp) ----
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
+    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows); // each by invoiceFromRow
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
     StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);

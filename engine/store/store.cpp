@@ -23,6 +23,18 @@ std::string_view name(QuarantineStatus status)
 {
     return status == QuarantineStatus::Pending ? "pending" : "dismissed";
 }
+
+quint64 fiatValueMicros(const QString &fiatAmount, const QString &rate, Atomic required, const QString &asset)
+{
+    if (!fiatAmount.isEmpty())
+        return parseAmount(fiatAmount.toStdString(), 6).value_or(0);
+    const Asset *a = findAsset(asset.toStdString());
+    auto parsedRate = Decimal::parse(rate.toStdString());
+    if (!a || rate.isEmpty() || !parsedRate)
+        return 0;
+    return parseAmount(atomicToFiat(required, *parsedRate, a->decimals, 6), 6).value_or(0);
+}
+
 int Store::latestSchemaVersion() { return latestVersion(); }
 
 StoreResult<void> checkNewInvoice(const NewInvoice &in)

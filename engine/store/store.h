@@ -5,6 +5,7 @@
 #include "amount.h"
 #include "chainwatch.h"
 #include "invoice.h"
+#include "invoicelist.h"
 #include "refundpolicy.h"
 
 #include <QDateTime>
@@ -103,7 +104,10 @@ struct InvoiceRecord
     Invoice invoice;                     // terms, state, counted+reversed deposits, settled/closed times
     QList<DepositRecord> deposits;       // every deposit linked to the invoice, orphaned ones included
     bool settledManually = false;        // settled by Store::applyRefundToInvoice, not by the state machine
-    QDateTime updatedAt;                 // the `now` of the last write that touched it (see InvoiceFilter)
+    QDateTime updatedAt;                 // the `now` of the last write that touched it
+    // The price in millionths of the fiat unit (the fiat amount, or the amount due at the rate for an
+    // invoice priced in crypto), exactly; 0 when unknown. Fixed at creation (see fiatValueMicros).
+    quint64 fiatMicros = 0;
     QList<RefundItem> refundItems;       // its refund items, oldest first (filled by Store::invoice(id) only)
 
     // Money arrived after the window closed: a deposit of it waits in the refund queue (never counted).
@@ -113,6 +117,10 @@ struct InvoiceRecord
                            [](const DepositRecord &d) { return d.deposit.status == DepositStatus::Orphaned; });
     }
 };
+
+// The value an invoice is sorted and summed by in fiat: `fiatAmount` in millionths, or for an invoice priced
+// in crypto `required` at `rate`; 0 when neither gives a value (no rate, unknown asset, malformed text).
+quint64 fiatValueMicros(const QString &fiatAmount, const QString &rate, Atomic required, const QString &asset);
 
 struct NewInvoice
 {
@@ -282,15 +290,47 @@ struct InvoiceFilter
 {
     std::optional<InvoiceState> state;
     QString asset;       // empty: all
-    QString search;      // order reference, address or txid substring; empty: all
+    QString search;      // see SearchCap; empty: all
     std::optional<QDateTime> createdFrom, createdTo; // [from, to): from inclusive, to exclusive
-    std::optional<QDateTime> updatedSince; // only invoices changed at or after this time (live updates)
     int limit = -1;      // -1: all
     int offset = 0;
     // Keyset paging (reports, exports): when set, only invoices with an id above it, ordered by id ascending
     // (oldest first) instead of newest first; `limit` is the page size. Cheap at any depth, unlike offset.
     std::optional<qint64> afterId;
 };
+
+struct InvoicePage
+{
+    QList<InvoiceRecord> invoices; // in the list's order (also when read backwards)
+    bool more = false;             // more invoices follow in the direction read
+};
+
+// Where `record` stands in `sort` (invoicelist.h).
+inline InvoiceKey invoiceKey(InvoiceSort sort, const InvoiceRecord &r)
+{
+    const auto ms = [](std::optional<TimePoint> t) { return t ? qint64(t->time_since_epoch().count()) : qint64(0); };
+    const qint64 created = r.invoice.terms.createdAt.time_since_epoch().count();
+    InvoiceKey k;
+    k.id = r.id;
+    switch (sort) {
+    case InvoiceSort::Created: k.first = created; break;
+    case InvoiceSort::OrderRef: k.text = r.orderRef; break;
+    case InvoiceSort::FiatValue: k.first = qint64(std::min<quint64>(r.fiatMicros, quint64(INT64_MAX))); break;
+    case InvoiceSort::Asset:
+        k.text = r.asset;
+        k.second = created;
+        break;
+    case InvoiceSort::State:
+        k.first = int(r.invoice.state);
+        k.second = created;
+        break;
+    case InvoiceSort::Countdown:
+        k.first = countdownSortValue(r.invoice.state, r.invoice.terms.graceExpiresAt.time_since_epoch().count(),
+                                     ms(r.invoice.settledAt), ms(r.invoice.closedAt));
+        break;
+    }
+    return k;
+}
 
 // How long a lease holds an address before any invoice uses it: covers the moment between the lease and the
 // invoice's creation; a lease whose invoice was never created (crash, database error) frees itself after it.
@@ -405,6 +445,22 @@ public:
     // ---- change detection for the GUI (another process or machine may write) ----
     // A value that changes whenever any committed write changed the data.
     virtual StoreResult<qint64> changeToken() = 0;
+
+    // ---- the dashboard (sqlstorequery.cpp, sqlstorestats.cpp) ----
+    // One page of the invoice list, sorted, filtered and searched by the database (keyset paging).
+    virtual StoreResult<InvoicePage> invoicePage(const InvoiceQuery &query) = 0;
+    // How many invoices the list has (`from`, `backwards` and `limit` are ignored).
+    virtual StoreResult<InvoiceCount> invoiceCount(const InvoiceQuery &query) = 0;
+    // The invoices with these ids (unknown ids are left out), in the order given.
+    virtual StoreResult<QList<InvoiceRecord>> invoicesById(const QList<qint64> &ids) = 0;
+    // The invoices created or changed by a commit that a reader of `since` (a cursor from an earlier call)
+    // could not have seen, whoever wrote them (this connection, another process or machine); and the cursor
+    // for the next call. An invoice may be reported again; none is missed. Without `since`: the current
+    // cursor only. Cursors stay valid across connections (SQLite: the change counter; PostgreSQL: the oldest
+    // transaction running when the reader looked, pg_snapshot_xmin).
+    virtual StoreResult<InvoiceChanges> invoiceChanges(std::optional<qint64> since) = 0;
+    // The overview's aggregates over every invoice and refund item.
+    virtual StoreResult<InvoiceStats> invoiceStats(const InvoiceStatsRequest &request) = 0;
 
     // ---- additions (store implementation) ----
     // The schema version this build writes; open() migrates older databases up to it and refuses newer ones.

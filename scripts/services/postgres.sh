@@ -125,6 +125,31 @@ postgres_test_stop() {
     _pg_as_owner "$bindir/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1
 }
 
+# A cluster kept between runs in $1 (the benchmarks' data sets, which take long to make): made by
+# postgres_test_start the first time, started again on a free port after that, with the same role and
+# password. Exports SETTLEDESK_BENCH_PG_URL / _PASSWORD (and writes them to $1/env). Stop it with
+# postgres_test_stop; its data stays.
+postgres_keep_start() {
+    local dir="$1" bindir port
+    if [ ! -f "$dir/data/PG_VERSION" ]; then
+        rm -rf "$dir"
+        postgres_test_start "$dir" SETTLEDESK_BENCH_PG
+        return
+    fi
+    bindir="$(_pg_bindir)" || { _pg_log "error: no initdb under /usr/lib/postgresql/*/bin (package postgresql)"; return 1; }
+    port="$(free_port)"
+    # The last setting in the file wins: a new free port for this run.
+    echo "port = $port" | _pg_as_owner tee -a "$dir/data/postgresql.conf" >/dev/null
+    _pg_as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 120 start >/dev/null \
+        || { _pg_log "error: the kept server did not start"; tail -n 40 "$dir/server.log" >&2; return 1; }
+    # shellcheck disable=SC1091
+    source "$dir/env"
+    SETTLEDESK_BENCH_PG_URL="$(printf '%s' "$SETTLEDESK_BENCH_PG_URL" | sed -E "s#@127\.0\.0\.1:[0-9]+/#@127.0.0.1:$port/#")"
+    export SETTLEDESK_BENCH_PG_URL
+    sed -i -E "s#@127\.0\.0\.1:[0-9]+/#@127.0.0.1:$port/#" "$dir/env"
+    _pg_log "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port ($dir, kept)"
+}
+
 if [ -z "${POSTGRES_TEST_LIB_ONLY:-}" ]; then
     STOP_HOOKS+=("postgres_test_stop '$SETTLEDESK_TEST_DIR/pg'")
     postgres_test_start "$SETTLEDESK_TEST_DIR/pg" || die "the PostgreSQL test cluster did not start"

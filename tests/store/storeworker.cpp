@@ -3,8 +3,13 @@
 //                                                  share of the concurrency plan, prints the outcome counts
 //   settledesk_store_worker crash URL SEED         records the crash stream from its start, printing
 //                                                  "step N" after each committed step, then "done"
+//   settledesk_store_worker write URL SEED         another program writing to a dashboard's database: reads
+//                                                  "create REF" (an invoice due 1000, address push-REF) or
+//                                                  "pay ID" (pays it in full) from stdin and prints "created ID"
+//                                                  / "paid ID" once committed
 // The database password comes from SETTLEDESK_STORE_PASSWORD (never the command line).
 #include "depositplan.h"
+#include "storetestsupport.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -69,6 +74,34 @@ int main(int argc, char **argv)
             say(QStringLiteral("step %1").arg(i));
         }
         say(QStringLiteral("done"));
+        return 0;
+    }
+    if (mode == u"write") {
+        say(QStringLiteral("ready"));
+        const TimePoint now{std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::system_clock::now().time_since_epoch())};
+        std::string line;
+        while (std::getline(std::cin, line)) {
+            const QStringList words = QString::fromStdString(line).split(u' ', Qt::SkipEmptyParts);
+            if (words.size() == 2 && words[0] == u"create") {
+                auto id = (*store)->createInvoice(newInvoice(words[1], QStringLiteral("push-") + words[1], 1000, 0, 0, now), now);
+                if (!id)
+                    return fail(id.error().message);
+                say(QStringLiteral("created %1").arg(*id));
+            } else if (words.size() == 2 && words[0] == u"pay") {
+                auto invoice = (*store)->invoice(words[1].toLongLong());
+                if (!invoice)
+                    return fail(invoice.error().message);
+                auto paid = (*store)->recordObservation(
+                    observation(invoice->address, "push-tx-" + words[1].toStdString(), 1000, now + std::chrono::seconds(1)),
+                    now + std::chrono::seconds(1));
+                if (!paid)
+                    return fail(paid.error().message);
+                say(QStringLiteral("paid %1").arg(words[1]));
+            } else {
+                return fail(QStringLiteral("unknown command ") + QString::fromStdString(line));
+            }
+        }
         return 0;
     }
     return fail(QStringLiteral("unknown mode ") + mode);

@@ -733,15 +733,15 @@ void TstStoreRefunds::changeTokenMovesOnAnotherConnectionsWrite()
     SD_TRY(cursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 100, QStringLiteral("h")}));
     SD_TRY(t4, m_store->changeToken());
     QCOMPARE(*t4, *t3);
-    // The dashboard reloads only what changed since it last looked.
-    InvoiceFilter f;
-    f.updatedSince = toQDateTime(T0 + 2s);
-    SD_TRY(changed, m_store->invoices(f));
-    QCOMPARE(changed->size(), 1);
-    QCOMPARE(changed->first().id, *id);
-    f.updatedSince = toQDateTime(T0 + 3s);
-    SD_TRY(nothing, m_store->invoices(f));
-    QVERIFY(nothing->isEmpty());
+    // The dashboard reloads only what changed since it last looked, by id (tst_storequery has the rest).
+    SD_TRY(feed, m_store->invoiceChanges(std::nullopt));
+    SD_TRY(again, (*other)->recordObservation(observation(QStringLiteral("addr"), "tx3", 5), T0 + 3s));
+    SD_TRY(changed, m_store->invoiceChanges(feed->cursor));
+    QCOMPARE(changed->ids, QList<qint64>{*id});
+    // Nothing new; PostgreSQL may report it again while a transaction elsewhere on the server that began
+    // before it is still open (the cursor cannot pass that transaction).
+    SD_TRY(nothing, m_store->invoiceChanges(changed->cursor));
+    QVERIFY(nothing->ids.isEmpty() || (backend() == Backend::Postgres && nothing->ids == QList<qint64>{*id}));
 }
 
 void TstStoreRefunds::notifierSignalsOtherWriters()

@@ -85,9 +85,10 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                 // A paid invoice and its deposit, in the columns version 1 already had.
                 QSqlQuery q(raw);
                 QVERIFY2(q.prepare(QStringLiteral(
-                             "INSERT INTO invoices (order_ref, asset, required, tolerance, received, surplus, min_confirmations,"
-                             " address, created_at, quote_expires_at, grace_expires_at, state, settled_at, updated_at)"
-                             " VALUES ('order-old', 'XMR', :req, :tol, :rec, :sur, 0, 'addr-old', :c, :q, :g, 'settled', :s, :u)")),
+                             "INSERT INTO invoices (order_ref, asset, fiat_amount, fiat_currency, required, tolerance, received, surplus,"
+                             " min_confirmations, address, created_at, quote_expires_at, grace_expires_at, state, settled_at, updated_at)"
+                             " VALUES ('order-old', 'XMR', '12.34', 'USD', :req, :tol, :rec, :sur, 0, 'addr-old', :c, :q, :g,"
+                             " 'settled', :s, :u)")),
                          qPrintable(q.lastError().text()));
                 q.bindValue(QStringLiteral(":req"), encodeAtomic(dialect, 1000));
                 q.bindValue(QStringLiteral(":tol"), encodeAtomic(dialect, 0));
@@ -135,7 +136,21 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
             QCOMPARE((*cursor)->height, quint64(7));
             QCOMPARE((*cursor)->asset, QStringLiteral("BTC"));
             QVERIFY(!(*cursor)->horizon.has_value()); // nothing expires before a poll after the upgrade
+            QCOMPARE(r.fiatMicros, quint64(12'340'000)); // version 8 computed it for the rows it found
+            // The dashboard's list, search and overview see the old invoice.
+            for (const QString &text : {QStringLiteral("der-ol"), QStringLiteral("ADDR-OLD"), QStringLiteral("tx-old")}) {
+                InvoiceQuery q;
+                q.search = text;
+                SD_TRY(page, (*store)->invoicePage(q));
+                QCOMPARE(page->invoices.size(), 1);
+            }
+            InvoiceStatsRequest request;
+            request.currency = QStringLiteral("USD");
+            request.timeZone = "UTC";
+            SD_TRY(stats, (*store)->invoiceStats(request));
+            QCOMPARE(stats->volumeMicros, quint64(12'340'000));
         }
+        SD_TRY(feed, (*store)->invoiceChanges(std::nullopt));
         SD_TRY(problems, (*store)->verify());
         QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
         // The migrated database works: a new invoice and a deposit.
@@ -143,6 +158,8 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
         SD_TRY(outcome, (*store)->recordObservation(observation(QStringLiteral("addr-new"), "tx-new", 500), T0 + Seconds(5)));
         QCOMPARE(outcome->kind, RecordOutcome::Counted);
         QCOMPARE(outcome->invoiceId, std::optional<qint64>(*id));
+        SD_TRY(changed, (*store)->invoiceChanges(feed->cursor));
+        QCOMPARE(changed->ids, QList<qint64>{*id});
     }
 }
 
@@ -438,9 +455,12 @@ void TstStoreSchema::sqlLookingStringsAreStoredVerbatim()
     SD_TRY(found, (*store)->invoices(f));
     QCOMPARE(found->size(), 1);
     QCOMPARE(found->first().orderRef, nasty[5]);
-    f.search = QStringLiteral("_");
+    f.search = QStringLiteral("_off"); // matched literally, anywhere in the reference
     SD_TRY(underscore, (*store)->countInvoices(f));
     QCOMPARE(*underscore, 1);
+    f.search = QStringLiteral("'\"*"); // FTS5 and LIKE syntax in the text is text
+    SD_TRY(quotes, (*store)->countInvoices(f));
+    QVERIFY(quotes.has_value());
     // Operator names and notes in the audit log too.
     Observation stray = observation(QStringLiteral("nobody's"), "stray", 5);
     SD_TRY(routed, (*store)->recordObservation(stray, T0));

@@ -1,5 +1,7 @@
-// The numbers behind the overview charts: exact settled volume per bucket and asset, state counts, the median
-// time to settle, the refund queue's size over time, and days turning into weeks for long histories.
+// The numbers behind the overview charts, from the store's aggregates: the volume series with a point for
+// every day or week (zeros between), open invoices, the refund queue's steps (a bucket's peak, then its end),
+// and the overview drawing them and its summary line. The aggregates themselves are the store's
+// (tests/store/tst_storequery).
 #include "chartdata.h"
 #include "overviewwidget.h"
 #include "testsupport.h"
@@ -14,20 +16,6 @@ using namespace sd::ui;
 using namespace uitest;
 
 namespace {
-constexpr qint64 Day = 86'400'000;
-
-InvoiceRow settledRow(qint64 id, const QString &asset, const QString &fiat, qint64 createdMs, qint64 settledMs,
-                      const QString &currency = QStringLiteral("USD"))
-{
-    InvoiceRecord r = makeInvoice(id, asset, 1000, TimePoint(std::chrono::milliseconds(createdMs)));
-    r.fiatAmount = fiat;
-    r.fiatCurrency = currency;
-    InvoiceRow row = InvoiceRow::from(r);
-    row.state = InvoiceState::Settled;
-    row.settledMs = settledMs;
-    return row;
-}
-
 qint64 noonOf(const QDate &d) { return QDateTime(d, QTime(12, 0)).toMSecsSinceEpoch(); }
 } // namespace
 
@@ -36,84 +24,79 @@ class TestChartData : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void volumeIsSummedExactlyPerDayAndAsset()
+    void volumeSeriesHasEveryBucket()
     {
-        const QDate d1(2026, 3, 2), d2(2026, 3, 3);
-        std::vector<InvoiceRow> rows{
-            settledRow(1, QStringLiteral("XMR"), QStringLiteral("0.10"), noonOf(d1) - 60'000, noonOf(d1)),
-            settledRow(2, QStringLiteral("XMR"), QStringLiteral("0.20"), noonOf(d1) - 60'000, noonOf(d1) + 1000),
-            settledRow(3, QStringLiteral("BTC"), QStringLiteral("1999.999999"), noonOf(d2) - 60'000, noonOf(d2)),
-            settledRow(4, QStringLiteral("XMR"), QStringLiteral("5.00"), noonOf(d2) - 60'000, noonOf(d2), QStringLiteral("EUR")),
-        };
-        InvoiceRow open = settledRow(5, QStringLiteral("XMR"), QStringLiteral("7.00"), noonOf(d2), 0);
-        open.state = InvoiceState::AwaitingPayment;
-        rows.push_back(open);
-        const ChartData::Volume v = ChartData::settledVolume(rows, QStringLiteral("USD"));
-        QCOMPARE(v.bucket, ChartData::Bucket::Day);
-        QCOMPARE(v.perBucket.value(d1).value(QStringLiteral("XMR")), quint64(300'000)); // 0.1 + 0.2, exactly 0.3
-        QCOMPARE(v.perBucket.value(d2).value(QStringLiteral("BTC")), quint64(1'999'999'999));
-        QVERIFY(!v.perBucket.value(d2).contains(QStringLiteral("XMR")));
-        QCOMPARE(v.skipped, 1); // the EUR invoice
+        InvoiceStats stats;
+        const QDate d1(2026, 3, 2), d3(2026, 3, 4);
+        stats.volume[d1][QStringLiteral("XMR")] = 300'000;
+        stats.volume[d3][QStringLiteral("BTC")] = 1'999'999'999;
+        QCOMPARE(ChartData::volumeAssets(stats), (QStringList{QStringLiteral("BTC"), QStringLiteral("XMR")}));
+        const auto xmr = ChartData::volumeSeries(stats, QStringLiteral("XMR"));
+        QCOMPARE(xmr, (QList<QPair<QDate, quint64>>{{d1, 300'000}, {d1.addDays(1), 0}, {d3, 0}}));
+        // Weeks: a point every Monday.
+        InvoiceStats weekly;
+        weekly.weekly = true;
+        weekly.volume[QDate(2026, 1, 5)][QStringLiteral("BTC")] = 1;
+        weekly.volume[QDate(2026, 1, 26)][QStringLiteral("BTC")] = 2;
+        const auto btc = ChartData::volumeSeries(weekly, QStringLiteral("BTC"));
+        QCOMPARE(btc.size(), 4);
+        QCOMPARE(btc.at(1).first, QDate(2026, 1, 12));
+        QCOMPARE(btc.at(3).second, quint64(2));
+        QVERIFY(ChartData::volumeSeries(InvoiceStats{}, QStringLiteral("BTC")).isEmpty());
     }
 
-    void longHistoriesGoWeekly()
+    void openCountsTheOpenStates()
     {
-        QCOMPARE(ChartData::bucketFor(0, 60 * Day), ChartData::Bucket::Day);
-        QCOMPARE(ChartData::bucketFor(0, 200 * Day), ChartData::Bucket::Week);
-        // Weeks start on Monday, in local time.
-        QCOMPARE(ChartData::bucketStart(noonOf(QDate(2026, 3, 5)), ChartData::Bucket::Week), QDate(2026, 3, 2));
-        std::vector<InvoiceRow> rows;
-        const QDate start(2025, 9, 1);
-        for (int i = 0; i < 180; ++i)
-            rows.push_back(settledRow(i + 1, QStringLiteral("BTC"), QStringLiteral("10.00"), noonOf(start.addDays(i)) - 1000,
-                                      noonOf(start.addDays(i))));
-        const ChartData::Volume v = ChartData::settledVolume(rows, QStringLiteral("USD"));
-        QCOMPARE(v.bucket, ChartData::Bucket::Week);
-        QCOMPARE(v.perBucket.size(), 26); // 180 days from a Monday: 25 full weeks and 5 days
-        QCOMPARE(v.perBucket.first().value(QStringLiteral("BTC")), quint64(70'000'000));
-    }
-
-    void medianTimeToSettle()
-    {
-        const QDate d(2026, 3, 2);
-        const qint64 at = noonOf(d);
-        std::vector<InvoiceRow> odd{settledRow(1, QStringLiteral("XMR"), QStringLiteral("1"), at - 60'000, at),
-                                    settledRow(2, QStringLiteral("XMR"), QStringLiteral("1"), at - 600'000, at),
-                                    settledRow(3, QStringLiteral("XMR"), QStringLiteral("1"), at - 120'000, at)};
-        QCOMPARE(ChartData::medianTimeToSettle(odd).seconds.value(d), qint64(120));
-        odd.push_back(settledRow(4, QStringLiteral("XMR"), QStringLiteral("1"), at - 180'000, at));
-        QCOMPARE(ChartData::medianTimeToSettle(odd).seconds.value(d), qint64(150)); // (120 + 180) / 2
-    }
-
-    void stateCounts()
-    {
-        std::vector<InvoiceRow> rows{settledRow(1, QStringLiteral("XMR"), QStringLiteral("1"), 0, 1),
-                                     settledRow(2, QStringLiteral("XMR"), QStringLiteral("1"), 0, 1)};
-        rows[1].state = InvoiceState::UnderpaidExpired;
-        const auto counts = ChartData::stateCounts(rows);
-        QCOMPARE(counts.value(InvoiceState::Settled), 1);
-        QCOMPARE(counts.value(InvoiceState::UnderpaidExpired), 1);
-        QCOMPARE(counts.value(InvoiceState::Expired), 0);
+        QMap<InvoiceState, int> states{{InvoiceState::AwaitingPayment, 2},
+                                       {InvoiceState::PartiallyPaid, 3},
+                                       {InvoiceState::Confirming, 4},
+                                       {InvoiceState::Settled, 100},
+                                       {InvoiceState::Expired, 7}};
+        QCOMPARE(ChartData::openCount(states), 9);
     }
 
     void refundQueueSizeSteps()
     {
-        const QList<RefundSpan> spans{{100, 300}, {200, 0}, {300, 400}, {300, 0}};
-        const auto steps = ChartData::refundQueueSize(spans);
-        // 100: 1; 200: 2; 300: one leaves, two arrive -> 3; 400: 2.
-        QCOMPARE(steps, (QList<QPair<qint64, int>>{{100, 1}, {200, 2}, {300, 3}, {400, 2}}));
-        QVERIFY(ChartData::refundQueueSize({}).isEmpty());
+        InvoiceStats stats;
+        stats.refundFrom = QDate(2026, 3, 1);
+        using B = InvoiceStats::RefundBucket;
+        stats.refundFlow[QDate(2026, 3, 1)] = B{2, 0, 2};  // 2 in
+        stats.refundFlow[QDate(2026, 3, 3)] = B{3, 4, 4};  // up to 4 that day, ends at 1
+        stats.refundFlow[QDate(2026, 3, 4)] = B{0, 1, 1};  // ends empty
+        const auto steps = ChartData::refundQueueSize(stats);
+        QCOMPARE(steps, (QList<QPair<QDate, int>>{{QDate(2026, 3, 1), 2},
+                                                  {QDate(2026, 3, 3), 4},
+                                                  {QDate(2026, 3, 4), 1},
+                                                  {QDate(2026, 3, 5), 0}}));
+        QVERIFY(ChartData::refundQueueSize(InvoiceStats{}).isEmpty());
+        // By week: a bucket's end comes a week after its start.
+        stats.refundWeekly = true;
+        stats.refundFlow.clear();
+        stats.refundFrom = QDate(2026, 3, 2);
+        stats.refundFlow[QDate(2026, 3, 2)] = B{1, 1, 1};
+        QCOMPARE(ChartData::refundQueueSize(stats),
+                 (QList<QPair<QDate, int>>{{QDate(2026, 3, 2), 1}, {QDate(2026, 3, 9), 0}}));
     }
 
-    void overviewRendersWithoutData()
+    void overviewShowsTheAggregates()
     {
         OverviewWidget w;
-        w.setData({}, {}, QStringLiteral("USD"), noonOf(QDate(2026, 3, 2)));
-        QVERIFY(w.findChild<QLabel *>(QStringLiteral("overviewSummary"))->text().startsWith(QStringLiteral("Invoices: 0 ·")));
-        std::vector<InvoiceRow> rows{settledRow(1, QStringLiteral("XMR"), QStringLiteral("12.34"), 0, noonOf(QDate(2026, 3, 2)))};
-        w.setData(rows, {{noonOf(QDate(2026, 3, 1)), 0}}, QStringLiteral("USD"), noonOf(QDate(2026, 3, 2)));
-        QCOMPARE(w.findChild<QLabel *>(QStringLiteral("overviewSummary"))->text(),
-                 QStringLiteral("Invoices: 1 · open: 0 · settled: 12.34 USD · pending refunds: 1"));
+        w.setStats(InvoiceStats{}, QStringLiteral("USD"), noonOf(QDate(2026, 3, 2)));
+        QVERIFY(w.summary().startsWith(QStringLiteral("Invoices: 0 ·")));
+        InvoiceStats stats;
+        stats.total = 1'000'300;
+        stats.states[InvoiceState::Settled] = 800'000;
+        stats.states[InvoiceState::AwaitingPayment] = 300;
+        stats.volume[QDate(2026, 3, 2)][QStringLiteral("XMR")] = 12'340'000;
+        stats.volumeMicros = 1'234'567'890'000;
+        stats.skipped = 2;
+        stats.pendingRefunds = 3;
+        stats.medianSeconds[QDate(2026, 3, 2)] = 605;
+        stats.refundFrom = QDate(2026, 2, 23);
+        stats.refundFlow[QDate(2026, 3, 1)] = InvoiceStats::RefundBucket{3, 0, 3};
+        w.setStats(stats, QStringLiteral("USD"), noonOf(QDate(2026, 3, 2)));
+        QCOMPARE(w.summary(), QStringLiteral("Invoices: 1,000,300 · open: 300 · settled: 1234567.89 USD · pending refunds: 3"
+                                             " · 2 settled invoices without a price in USD are not included"));
     }
 };
 

@@ -5,7 +5,6 @@
 #include "customerdisplay.h"
 #include "healthindicator.h"
 #include "invoicedetailwidget.h"
-#include "invoicefilterproxymodel.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
 #include "mainwindow.h"
@@ -72,31 +71,58 @@ private Q_SLOTS:
     {
         ManualClock clock(t0());
         MainWindow w(xmrConfig(), &clock);
-        QSignalSpy pages(&w, &MainWindow::invoicesRequested);
+        QSignalSpy pages(&w, &MainWindow::invoicePageRequested);
+        QSignalSpy counts(&w, &MainWindow::invoiceCountRequested);
         QSignalSpy refunds(&w, &MainWindow::refundsRequested);
+        QSignalSpy stats(&w, &MainWindow::statsRequested);
         w.startLoading();
         QCOMPARE(pages.count(), 1);
+        QCOMPARE(counts.count(), 1);
         QCOMPARE(refunds.count(), 1);
-        auto filter = pages.at(0).at(1).value<InvoiceFilter>();
-        QCOMPARE(filter.offset, 0);
-        QCOMPARE(filter.limit, 500);
+        QCOMPARE(stats.count(), 0); // the overview is not on screen: its aggregates can wait
+        auto query = pages.at(0).at(1).value<InvoiceQuery>();
+        QCOMPARE(query.sort, InvoiceSort::Created);
+        QVERIFY(query.descending);
+        QVERIFY(!query.from);
+        QCOMPARE(query.limit, InvoiceTableModel::PageSize);
+        QLabel *count = w.invoicesPage()->findChild<QLabel *>(QStringLiteral("invoiceCount"));
+        QVERIFY(count->text().contains(QStringLiteral("loading")));
 
-        // A reply to someone else's request updates rows but does not advance paging.
-        w.handleInvoicesLoaded(9999, page(1, 3), 1200);
-        QCOMPARE(pages.count(), 1);
-        QCOMPARE(w.invoiceModel()->rowCount(), 3);
+        // A reply to someone else's request is not the list's.
+        InvoicePage first;
+        first.invoices = page(1, 200);
+        first.more = true;
+        w.handleInvoicePageLoaded(9999, first);
+        QCOMPARE(w.invoiceModel()->rowCount(), 0);
 
-        w.handleInvoicesLoaded(pages.at(0).at(0).toULongLong(), page(1, 500), 1200);
+        w.handleInvoicePageLoaded(pages.at(0).at(0).toULongLong(), first);
+        QCOMPARE(w.invoiceModel()->rowCount(), 200);
+        w.handleInvoicesCounted(counts.at(0).at(0).toULongLong(), InvoiceCount{1'000'300, false});
+        QCOMPARE(count->text(), QStringLiteral("1,000,300 invoices"));
+        // The next page is asked for from where the window ends (the view's scrolling asks the same way).
+        QVERIFY(w.invoiceModel()->canFetchMore(QModelIndex()));
+        w.invoiceModel()->fetchMore(QModelIndex());
         QCOMPARE(pages.count(), 2);
-        filter = pages.at(1).at(1).value<InvoiceFilter>();
-        QCOMPARE(filter.offset, 500);
-        QCOMPARE(filter.limit, 5000);
-        QVERIFY(w.invoicesPage()->findChild<QLabel *>(QStringLiteral("invoiceCount"))->text().contains(QStringLiteral("loading 500 of 1,200")));
-        // Overlapping by one (an invoice created meanwhile shifted the offsets): absorbed, nothing skipped.
-        w.handleInvoicesLoaded(pages.at(1).at(0).toULongLong(), page(500, 701), 1200);
-        QCOMPARE(pages.count(), 2); // done
-        QCOMPARE(w.invoiceModel()->rowCount(), 1200);
-        QCOMPARE(w.invoicesPage()->findChild<QLabel *>(QStringLiteral("invoiceCount"))->text(), QStringLiteral("1,200 invoices"));
+        query = pages.at(1).at(1).value<InvoiceQuery>();
+        QVERIFY(query.from.has_value());
+        QCOMPARE(query.from->id, 200);
+        QVERIFY(!w.invoiceModel()->canFetchMore(QModelIndex())); // one at a time
+        InvoicePage second;
+        second.invoices = page(201, 50);
+        w.handleInvoicePageLoaded(pages.at(1).at(0).toULongLong(), second);
+        QCOMPARE(w.invoiceModel()->rowCount(), 250);
+        QVERIFY(!w.invoiceModel()->canFetchMore(QModelIndex())); // the end of the list
+
+        // A failed page: the alert says so, the model asks again; the next answer clears the alert.
+        w.invoiceModel()->setSearchText(QStringLiteral("ORD"));
+        QCOMPARE(pages.count(), 3);
+        w.handleLoadFailed(pages.at(2).at(0).toULongLong(), QStringLiteral("server closed the connection"));
+        QVERIFY(w.alertText().contains(QStringLiteral("Invoices could not be loaded: server closed the connection")));
+        QCOMPARE(w.invoiceModel()->rowCount(), 250); // what was shown stays
+        QTRY_COMPARE_WITH_TIMEOUT(pages.count(), 4, 10000);
+        w.handleInvoicePageLoaded(pages.at(3).at(0).toULongLong(), second);
+        QCOMPARE(w.alertText(), QString());
+        QCOMPARE(w.invoiceModel()->rowCount(), 50);
     }
 
     void depositUpdatesTheRowInPlaceAndTheDetail()

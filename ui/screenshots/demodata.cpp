@@ -7,7 +7,6 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
-#include <map>
 
 namespace sd::ui {
 
@@ -47,51 +46,65 @@ QString addressFor(const QString &asset, qint64 id)
 
 } // namespace
 
-InvoiceRecord DemoData::make(const QString &asset, const QString &fiat, const QString &rate, TimePoint created,
-                             const QString &orderRef)
+bool DemoData::check(const StoreError &e)
+{
+    if (error.isEmpty())
+        error = e.message;
+    return false;
+}
+
+std::optional<qint64> DemoData::make(const QString &asset, const QString &fiat, TimePoint created, const QString &orderRef)
 {
     const Asset *a = findAsset(asset.toStdString());
-    InvoiceRecord r;
-    r.id = m_nextId++;
-    r.orderRef = orderRef;
-    r.asset = asset;
-    r.fiatAmount = fiat;
-    r.fiatCurrency = QStringLiteral("USD");
-    r.rate = rate;
-    r.address = addressFor(asset, r.id);
+    const QString rate = rateOf(asset);
+    NewInvoice n;
+    n.orderRef = orderRef;
+    n.asset = asset;
+    n.fiatAmount = fiat;
+    n.fiatCurrency = QStringLiteral("USD");
+    n.rate = rate;
     const Atomic due = *fiatToAtomic(*Decimal::parse(fiat.toStdString()), *Decimal::parse(rate.toStdString()), a->decimals);
     const Atomic tolerance =
         fiatToleranceToAtomic(*Decimal::parse("0.05"), *Decimal::parse(rate.toStdString()), a->decimals).value_or(0);
-    r.invoice = newInvoice(*makeTerms(due, tolerance, created, 900s, 180s, confirmationsOf(asset)));
-    return r;
+    n.terms = *makeTerms(due, tolerance, created, 900s, 180s, confirmationsOf(asset));
+    auto id = m_store.createInvoice(n, created);
+    if (!id)
+        return check(id.error()), std::nullopt;
+    // The wallet's address for it, labelled with the invoice's number as the engine does.
+    if (auto set = m_store.setInvoiceAddress(*id, addressFor(asset, *id), quint64(*id)); !set)
+        return check(set.error()), std::nullopt;
+    return *id;
 }
 
-bool DemoData::pay(InvoiceRecord &r, Atomic amount, TimePoint at, std::uint32_t confirmations)
+bool DemoData::pay(qint64 id, Atomic amount, TimePoint at, std::uint32_t confirmations)
 {
-    Deposit d;
-    const QByteArray txid = QCryptographicHash::hash(QByteArray::number(++m_tx) + r.address.toLatin1(),
+    auto invoice = m_store.invoice(id);
+    if (!invoice)
+        return check(invoice.error());
+    Observation o;
+    o.asset = invoice->asset;
+    const QByteArray txid = QCryptographicHash::hash(QByteArray::number(++m_tx) + invoice->address.toLatin1(),
                                                      QCryptographicHash::Sha256).toHex();
-    d.key = {txid.toStdString(), r.asset == QLatin1String("XMR") ? "0/" + std::to_string(r.id) : "0"};
-    d.amount = amount;
-    d.effectiveAt = at;
-    d.confirmations = confirmations;
-    auto next = apply(r.invoice, DepositObserved{d}, at);
-    if (!next)
-        return false;
-    r.invoice = next->invoice;
-    DepositRecord rec;
-    rec.asset = r.asset;
-    rec.deposit = *r.invoice.find(d.key);
-    rec.invoiceId = r.id;
-    rec.address = r.address;
-    r.deposits.push_back(rec);
-    return true;
+    o.key = {txid.toStdString(), o.asset == QLatin1String("XMR") ? "0/" + std::to_string(id) : "0"};
+    o.amount = amount;
+    o.effectiveAt = at;
+    o.confirmations = confirmations;
+    o.address = invoice->address;
+    o.addressIndex = invoice->addressIndex;
+    o.height = 3'000'000 + quint64(m_tx);
+    auto recorded = m_store.recordObservation(o, at);
+    return recorded ? true : check(recorded.error());
 }
 
-DemoData::DemoData(TimePoint now) : m_now(now)
+bool DemoData::expire(TimePoint at)
+{
+    auto expired = m_store.expireDue(at);
+    return expired ? true : check(expired.error());
+}
+
+DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
 {
     QRandomGenerator rng(20260302); // fixed: the same screenshots every run
-    QList<InvoiceRecord> all;
     const QStringList assets{QStringLiteral("XMR"), QStringLiteral("BTC"), QStringLiteral("USDT")};
     auto price = [&] {
         static const char *prices[] = {"19.90", "24.00", "49.90", "79.00", "129.00", "249.00", "12.50", "99.99", "350.00"};
@@ -100,27 +113,47 @@ DemoData::DemoData(TimePoint now) : m_now(now)
 
     // ---- three months of history: mostly settled, some expired or underpaid ----
     int order = 10'000;
-    for (int day = 92; day >= 1; --day) {
+    for (int day = 92; day >= 1 && error.isEmpty(); --day) {
         const int perDay = 2 + rng.bounded(5) + (day < 30 ? 2 : 0);
-        for (int k = 0; k < perDay; ++k) {
+        QList<std::pair<TimePoint, int>> today;
+        for (int k = 0; k < perDay; ++k)
+            today.push_back({now - std::chrono::days(day) + std::chrono::minutes(480 + rng.bounded(600)), rng.bounded(100)});
+        // In the order they happened, so each day's expiry sweep closes only what was due.
+        std::sort(today.begin(), today.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (const auto &[created, fate] : today) {
             const QString asset = assets.at(rng.bounded(10) < 5 ? 0 : rng.bounded(10) < 6 ? 1 : 2);
-            const TimePoint created = now - std::chrono::days(day) + std::chrono::minutes(480 + rng.bounded(600));
-            InvoiceRecord r = make(asset, price(), rateOf(asset), created, QStringLiteral("WEB-%1").arg(++order));
-            const int fate = rng.bounded(100);
-            const Atomic due = r.invoice.terms.required;
+            const auto id = make(asset, price(), created, QStringLiteral("WEB-%1").arg(++order));
+            if (!id)
+                return;
+            const Atomic due = m_store.invoice(*id)->invoice.terms.required;
             if (fate < 82) {
                 // Settles after a few minutes, confirmations follow.
-                const TimePoint paid = created + std::chrono::seconds(60 + rng.bounded(600));
-                pay(r, due, paid, confirmationsOf(asset) + 3);
+                pay(*id, due, created + std::chrono::seconds(60 + rng.bounded(600)), confirmationsOf(asset) + 3);
             } else if (fate < 90) {
-                pay(r, due / 3, created + 4min, confirmationsOf(asset) + 3);
-                auto closed = apply(r.invoice, ClockTick{}, created + 19min);
-                r.invoice = closed->invoice;
-            } else {
-                auto closed = apply(r.invoice, ClockTick{}, created + 19min);
-                r.invoice = closed->invoice;
+                pay(*id, due / 3, created + 4min, confirmationsOf(asset) + 3);
             }
-            all.push_back(r);
+            expire(created + 19min);
+        }
+    }
+    // The merchant decided the underpaid ones of past days: most refunded to the customer, some dismissed.
+    if (auto pending = m_store.refunds(RefundStatus::Pending)) {
+        int i = 0;
+        for (const RefundItem &item : *pending) {
+            const TimePoint decided = fromQDateTime(item.createdAt) + std::chrono::hours(6 + (i * 7) % 30);
+            if (decided > now - 48h)
+                continue;
+            RefundItem update;
+            if (i++ % 5 == 0) {
+                update.note = QStringLiteral("customer paid the rest with a new invoice");
+                m_store.advanceRefund(item.id, RefundStatus::Dismissed, update, QStringLiteral("ana"), decided);
+            } else {
+                update.refundAddress = addressFor(item.asset, 90'000 + item.id);
+                m_store.advanceRefund(item.id, RefundStatus::Refunding, update, QStringLiteral("ana"), decided);
+                RefundItem paid;
+                paid.payoutTxid = QString::fromLatin1(QCryptographicHash::hash(QByteArray::number(item.id * 977),
+                                                                               QCryptographicHash::Sha256).toHex());
+                m_store.advanceRefund(item.id, RefundStatus::Refunded, paid, QStringLiteral("ana"), decided + 10min);
+            }
         }
     }
 
@@ -149,86 +182,70 @@ DemoData::DemoData(TimePoint now) : m_now(now)
         {"USDT", "49.90", 3500, 0, 0, "WEB-10864"},
         {"XMR", "99.99", 4200, 101, 14, "WEB-10863"},
     };
+    qint64 underpaid = 0;
     for (const Live &l : live) {
         const QString asset = QString::fromLatin1(l.asset);
         const TimePoint created = now - std::chrono::seconds(l.ageSeconds);
-        InvoiceRecord r = make(asset, QString::fromLatin1(l.fiat), rateOf(asset), created, QString::fromLatin1(l.ref));
+        const auto id = make(asset, QString::fromLatin1(l.fiat), created, QString::fromLatin1(l.ref));
+        if (!id)
+            return;
         if (l.paidPercent > 0) {
-            const Atomic due = r.invoice.terms.required;
+            const Atomic due = m_store.invoice(*id)->invoice.terms.required;
             const Atomic amount = due / 100 * Atomic(l.paidPercent) + (l.paidPercent >= 100 ? due % 100 : 0);
-            pay(r, amount, created + std::chrono::seconds(std::min(l.ageSeconds / 2, 800)), l.confirmations);
-        }
-        if (l.ageSeconds > 1080) {
-            if (auto closed = apply(r.invoice, ClockTick{}, now))
-                r.invoice = closed->invoice;
+            pay(*id, amount, created + std::chrono::seconds(std::min(l.ageSeconds / 2, 800)), l.confirmations);
         }
         if (QLatin1String(l.ref) == QLatin1String("WEB-10870"))
-            featuredInvoice = r.id;
-        all.push_back(r);
+            featuredInvoice = *id;
+        if (QLatin1String(l.ref) == QLatin1String("WEB-10865"))
+            underpaid = *id;
     }
-    std::sort(all.begin(), all.end(), [](const InvoiceRecord &a, const InvoiceRecord &b) {
-        return a.invoice.terms.createdAt > b.invoice.terms.createdAt;
-    });
-    invoices = all;
-
-    for (const InvoiceRecord &r : invoices) {
-        if (r.id != featuredInvoice)
-            continue;
-        InvoiceEventRecord created;
-        created.invoiceId = r.id;
-        created.at = QDateTime::fromMSecsSinceEpoch(r.invoice.terms.createdAt.time_since_epoch().count());
-        created.from = created.to = InvoiceState::AwaitingPayment;
-        created.cause = QStringLiteral("created: due %1 XMR at 162.50 USD/XMR").arg(QString::fromStdString(
-            formatAmountTrimmed(r.invoice.terms.required, 12)));
-        InvoiceEventRecord partial;
-        partial.invoiceId = r.id;
-        partial.at = QDateTime::fromMSecsSinceEpoch(r.deposits.first().deposit.effectiveAt.time_since_epoch().count());
-        partial.from = InvoiceState::AwaitingPayment;
-        partial.to = InvoiceState::PartiallyPaid;
-        partial.cause = QStringLiteral("deposit_counted: deposit %1 of %2 with 0 confirmations")
-                            .arg(QString::fromStdString(r.deposits.first().deposit.key.txid).left(16) + QStringLiteral("…"),
-                                 QString::fromStdString(formatAmountTrimmed(r.deposits.first().deposit.amount, 12)));
-        featuredEvents = {created, partial};
+    expire(now); // the live ones past their hard boundary
+    // The customer of the underpaid one sent the rest after its boundary: two items of one invoice, refunded
+    // together in one transaction.
+    if (underpaid) {
+        if (auto r = m_store.invoice(underpaid))
+            pay(underpaid, r->invoice.terms.required - r->invoice.received(), now - 2min, 12);
     }
-
-    // ---- refund queue: pending items and a history of decided ones ----
-    auto refund = [&](qint64 id, const QString &asset, Atomic amount, RefundReason reason, RefundStatus status,
-                      int hoursAgo, int decidedAfterHours, std::optional<qint64> invoice) {
-        RefundItem it;
-        it.id = id;
-        it.invoiceId = invoice;
-        it.asset = asset;
-        it.amount = amount;
-        it.reason = reason;
-        it.status = status;
-        it.txids = {QString::fromLatin1(QCryptographicHash::hash(QByteArray::number(id * 977), QCryptographicHash::Sha256).toHex())};
-        it.createdAt = QDateTime::fromMSecsSinceEpoch(now.time_since_epoch().count()).addSecs(-3600LL * hoursAgo);
-        it.updatedAt = status == RefundStatus::Pending ? it.createdAt : it.createdAt.addSecs(3600LL * decidedAfterHours);
-        it.holding.deposits = 1;
-        it.holding.confirmations = 40; // deep: refundable (one below is young)
-        if (status == RefundStatus::Refunded) // the network fee taken from it
-            it.fee = asset == QLatin1String("XMR") ? 30'560'000ULL : asset == QLatin1String("BTC") ? 1'410ULL : 350'000ULL;
-        refunds.push_back(it);
-    };
-    qint64 rid = 1;
-    for (int i = 0; i < 22; ++i) {
-        const QString asset = assets.at(i % 3);
-        refund(rid++, asset, asset == QLatin1String("XMR") ? 31'000'000'000ULL + i * 1'000'000'007ULL
-                             : asset == QLatin1String("BTC") ? 41'200ULL + i * 113ULL
-                                                             : 5'000'000ULL + i * 250'000ULL,
-               RefundReason(i % 4), i % 5 == 0 ? RefundStatus::Dismissed : RefundStatus::Refunded, 24 * (90 - i * 4),
-               6 + i % 30, std::nullopt);
+    // Money that belongs to no open invoice: a payment after an invoice's boundary, one to an address of no
+    // invoice; and one approved for a manual payout the merchant has not recorded yet.
+    if (auto late = m_store.invoices({}); late && !late->isEmpty()) {
+        for (const InvoiceRecord &r : *late) {
+            if (r.invoice.state == InvoiceState::Expired && r.asset == QLatin1String("XMR") &&
+                r.invoice.terms.createdAt > now - std::chrono::days(3)) {
+                pay(r.id, r.invoice.terms.required, now - 20min, 2);
+                break;
+            }
+        }
     }
-    refund(rid++, QStringLiteral("XMR"), 80'123'456'789ULL, RefundReason::Late, RefundStatus::Pending, 30, 0, 118);
-    refund(rid++, QStringLiteral("BTC"), 16'835ULL, RefundReason::Overpaid, RefundStatus::Pending, 20, 0, 342);
-    refunds.last().holding.confirmations = 1; // its invoice's last payment is one block deep: not refundable yet
-    refund(rid++, QStringLiteral("USDT"), 12'500'000ULL, RefundReason::Unmatched, RefundStatus::Pending, 9, 0, std::nullopt);
-    refund(rid++, QStringLiteral("XMR"), 51'692'307'693ULL, RefundReason::UnderpaidExpired, RefundStatus::Pending, 3, 0, 401);
-    // The remainder of that underpaid invoice, late: one customer, refunded together in one transaction.
-    refund(rid++, QStringLiteral("XMR"), 5'000'000'000ULL, RefundReason::Late, RefundStatus::Pending, 2, 0, 401);
-    // Approved for a manual payout the merchant has not recorded yet.
-    refund(rid++, QStringLiteral("BTC"), 73'410ULL, RefundReason::Late, RefundStatus::Refunding, 7, 2, 377);
-    refunds.last().refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+    Observation stray;
+    stray.asset = QStringLiteral("USDT");
+    stray.key = {QCryptographicHash::hash("stray", QCryptographicHash::Sha256).toHex().toStdString(), "0"};
+    stray.amount = 12'500'000ULL;
+    stray.effectiveAt = now - 9h;
+    stray.confirmations = 30;
+    stray.address = QStringLiteral("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed");
+    stray.height = 21'944'000;
+    if (auto routed = m_store.recordObservation(stray, now - 9h); !routed)
+        check(routed.error());
+    // A late BTC payment the merchant approved for a manual payout, not recorded yet.
+    if (auto all = m_store.invoices({})) {
+        for (const InvoiceRecord &r : *all) {
+            if (r.invoice.state != InvoiceState::Expired || r.asset != QLatin1String("BTC") ||
+                r.invoice.terms.createdAt < now - std::chrono::days(3))
+                continue;
+            pay(r.id, r.invoice.terms.required, now - 7h, 3);
+            if (auto pending = m_store.refunds(RefundStatus::Pending)) {
+                for (const RefundItem &item : *pending) {
+                    if (item.invoiceId != r.id)
+                        continue;
+                    RefundItem update;
+                    update.refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
+                    m_store.advanceRefund(item.id, RefundStatus::Refunding, update, QStringLiteral("ana"), now - 6h);
+                }
+            }
+            break;
+        }
+    }
 
     // ---- wallet health ----
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(now.time_since_epoch().count());
@@ -240,19 +257,11 @@ DemoData::DemoData(TimePoint now) : m_now(now)
                        QStringLiteral("eth_getLogs: request timed out after 10000 ms"), t.addSecs(-47), 21'944'310};
     backends = {xmr, btc, usdt};
 
-    // The money by category, as the engine computes it for the queue's header.
-    std::map<QString, MoneyFacts> facts;
-    for (const InvoiceRecord &r : std::as_const(invoices)) {
-        if (r.invoice.state == InvoiceState::Settled)
-            facts[r.asset].settledReceived += r.invoice.received();
-        else if (!isTerminal(r.invoice.state))
-            facts[r.asset].openReceived += r.invoice.received();
-    }
-    for (const RefundItem &it : std::as_const(refunds))
-        facts[it.asset].items.push_back(MoneyFacts::Items{it.reason, it.status, it.amount, it.fee});
-    for (const QString &asset : assets)
-        if (facts.count(asset))
-            money << AssetMoney{asset, moneyTotals(facts[asset])};
+    // The money by category, as the engine reads it for the queue's header.
+    if (auto totals = m_store.moneyTotals({}))
+        money = *totals;
+    else
+        check(totals.error());
 }
 
 } // namespace sd::ui

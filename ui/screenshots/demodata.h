@@ -1,7 +1,8 @@
-// Realistic demo data for the screenshot tool: a shop's invoices in every state across XMR, BTC and USDT
-// (partial payments, countdowns in the quote and grace windows), three months of settled history for the
-// charts, and a refund queue. Built through the domain state machine, so every snapshot is one the engine
-// could send.
+// Realistic demo data for the screenshot tool, written through the Store into a database of its own: a shop's
+// invoices in every state across XMR, BTC and USDT (partial payments, countdowns in the quote and grace
+// windows), three months of settled history for the charts, and a refund queue with its history of
+// decisions. Every row is one the engine could have written, and the screenshots show what the real
+// queries (pages, aggregates) make of it.
 #pragma once
 
 #include "store.h"
@@ -14,22 +15,21 @@ namespace sd::ui {
 class DemoData
 {
 public:
-    explicit DemoData(TimePoint now);
+    // Fills an empty `store` as it would stand at `now`; `error` says why not, if it could not.
+    DemoData(Store &store, TimePoint now);
 
-    QList<InvoiceRecord> invoices;  // newest first
-    QList<RefundItem> refunds;      // pending and settled ones (for the queue history)
+    QString error;
     QList<BackendStatus> backends;
-    QList<AssetMoney> money;        // the categories of all of it (the refund queue's header)
-    qint64 featuredInvoice = 0;     // a partially paid one, for the detail panel
-    QList<InvoiceEventRecord> featuredEvents;
+    QList<AssetMoney> money;    // the categories of all of it (the refund queue's header)
+    qint64 featuredInvoice = 0; // a partially paid one, for the detail panel
 
 private:
-    InvoiceRecord make(const QString &asset, const QString &fiat, const QString &rate, TimePoint created,
-                       const QString &orderRef);
-    bool pay(InvoiceRecord &r, Atomic amount, TimePoint at, std::uint32_t confirmations);
+    std::optional<qint64> make(const QString &asset, const QString &fiat, TimePoint created, const QString &orderRef);
+    bool pay(qint64 id, Atomic amount, TimePoint at, std::uint32_t confirmations);
+    bool expire(TimePoint at);
+    bool check(const StoreError &e);
 
-    TimePoint m_now;
-    qint64 m_nextId = 1;
+    Store &m_store;
     int m_tx = 0;
 };
 

@@ -14,6 +14,7 @@
 
 #include <QApplication>
 #include <QLineEdit>
+#include <QTemporaryDir>
 #include <QDir>
 #include <QFile>
 #include <QHeaderView>
@@ -100,28 +101,43 @@ bool save(QWidget *w, const QString &dir, const QString &name)
     return ok;
 }
 
-std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &demo)
+// The window answered as the engine answers it, from the demo store, in this thread (a tool may wait).
+std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, Store &store, const DemoData &demo)
 {
     QFile::remove(MainWindow::layoutFile()); // each shot starts from the default layout, in its own language
     auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
+    MainWindow *window = w.get();
+    QObject::connect(window, &MainWindow::invoicePageRequested, window, [window, &store](quint64 id, const InvoiceQuery &q) {
+        if (auto page = store.invoicePage(q))
+            window->handleInvoicePageLoaded(id, *page);
+    });
+    QObject::connect(window, &MainWindow::invoiceCountRequested, window, [window, &store](quint64 id, const InvoiceQuery &q) {
+        if (auto count = store.invoiceCount(q))
+            window->handleInvoicesCounted(id, *count);
+    });
+    QObject::connect(window, &MainWindow::invoiceRequested, window, [window, &store](quint64 requestId, qint64 id) {
+        if (auto r = store.invoice(id))
+            window->handleInvoiceLoaded(requestId, *r, store.invoiceEvents(id).value_or(QList<InvoiceEventRecord>{}));
+    });
+    QObject::connect(window, &MainWindow::refundsRequested, window, [window, &store](quint64 id) {
+        auto pending = store.refunds(RefundStatus::Pending);
+        auto refunding = store.refunds(RefundStatus::Refunding);
+        if (pending && refunding)
+            window->handleRefundsLoaded(id, *pending + *refunding);
+    });
+    QObject::connect(window, &MainWindow::statsRequested, window, [window, &store](quint64 id, const InvoiceStatsRequest &r) {
+        if (auto stats = store.invoiceStats(r))
+            window->handleStats(id, *stats);
+    });
     w->resize(1560, 880);
     w->handleStarted(QStringLiteral("SQLite /var/lib/settledesk/shop.db"));
     for (const BackendStatus &s : demo.backends)
         w->handleBackendStatus(s);
-    w->handleInvoicesChanged(demo.invoices);
-    w->handleRefundsLoaded(0, demo.refunds);
+    w->startLoading();
     w->handleMoneyTotals(demo.money);
     w->show();
     w->showPage(MainWindow::InvoicesTab);
     w->invoicesPage()->table()->scrollToTop();
-    // Answer the detail request as the engine would.
-    MainWindow *window = w.get();
-    QObject::connect(window, &MainWindow::invoiceRequested, window, [window, &demo](quint64 requestId, qint64 id) {
-        for (const InvoiceRecord &r : demo.invoices)
-            if (r.id == id)
-                window->handleInvoiceLoaded(requestId, r, id == demo.featuredInvoice ? demo.featuredEvents
-                                                                                     : QList<InvoiceEventRecord>{});
-    });
     w->invoicesPage()->selectInvoice(demo.featuredInvoice);
     return w;
 }
@@ -140,18 +156,30 @@ int main(int argc, char *argv[])
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
 
     ManualClock clock(Now);
-    const DemoData demo(Now);
+    QTemporaryDir dir;
+    auto opened = Store::open(QStringLiteral("sqlite:") + dir.filePath(QStringLiteral("demo.db")), QStringLiteral("demo"));
+    if (!opened) {
+        std::fprintf(stderr, "demo database: %s\n", qPrintable(opened.error().message));
+        return 1;
+    }
+    Store &store = **opened;
+    const DemoData demo(store, Now);
+    if (!demo.error.isEmpty()) {
+        std::fprintf(stderr, "demo data: %s\n", qPrintable(demo.error));
+        return 1;
+    }
     const QPalette light = QApplication::style()->standardPalette();
     bool ok = true;
     {
-        auto w = filledWindow(clock, demo);
+        auto w = filledWindow(clock, store, demo);
         ok &= save(w.get(), out, QStringLiteral("invoices.png"));
         w->showPage(MainWindow::RefundsTab);
         ok &= save(w.get(), out, QStringLiteral("refund-queue.png"));
-        if (!demo.refunds.isEmpty()) {
+        const QList<RefundItem> pending = store.refunds(RefundStatus::Pending).value_or(QList<RefundItem>{});
+        if (!pending.isEmpty()) {
             // The refund dialog as the merchant sees it after "Check fee": what the customer receives, the fee.
-            RefundItem item = demo.refunds.first();
-            for (const RefundItem &r : demo.refunds)
+            RefundItem item = pending.first();
+            for (const RefundItem &r : pending)
                 if (r.asset == QLatin1String("XMR")) {
                     item = r;
                     break;
@@ -177,7 +205,7 @@ int main(int argc, char *argv[])
         d->resize(760, 480);
         ok &= save(d, out, QStringLiteral("new-invoice-form.png"));
         d->submit();
-        InvoiceRecord created = demo.invoices.first();
+        InvoiceRecord created = *store.invoice(demo.featuredInvoice);
         created.id = 9001;
         created.orderRef = QStringLiteral("POS-2219");
         created.fiatAmount = QStringLiteral("49.90");
@@ -202,7 +230,7 @@ int main(int argc, char *argv[])
     }
     {
         QApplication::setPalette(darkPalette());
-        auto w = filledWindow(clock, demo);
+        auto w = filledWindow(clock, store, demo);
         ok &= save(w.get(), out, QStringLiteral("invoices-dark.png"));
         w->showPage(MainWindow::OverviewTab);
         w->refreshOverviewNow();
@@ -216,7 +244,7 @@ int main(int argc, char *argv[])
             return 1;
         }
         LanguageSetup::install(app, QStringLiteral("de_DE"));
-        auto w = filledWindow(clock, demo);
+        auto w = filledWindow(clock, store, demo);
         ok &= save(w.get(), out, QStringLiteral("invoices-de.png"));
         w->close();
     }
