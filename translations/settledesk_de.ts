@@ -1347,12 +1347,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+68"/>
-        <location line="+661"/>
+        <location line="+660"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-638"/>
+        <location line="-637"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1363,12 +1363,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+614"/>
+        <location line="+613"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-613"/>
+        <location line="-612"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1508,13 +1508,12 @@ Ausgang %2</translation>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+71"/>
-        <location line="+22"/>
+        <location line="+76"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+52"/>
         <source>Sent again as delivery %1.</source>
         <translation>Erneut gesendet als Zustellung %1.</translation>
     </message>
@@ -2629,7 +2628,7 @@ Ausgang %2</translation>
         <translation>Settledesk einrichten</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+49"/>
         <source>Where Settledesk keeps its records</source>
         <translation>Wo Settledesk seine Daten ablegt</translation>
     </message>
@@ -2660,23 +2659,23 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+108"/>
+        <location line="+98"/>
         <source>stored in the system keychain</source>
         <translation>wird im Schlüsselbund des Systems gespeichert</translation>
     </message>
     <message>
-        <location line="-107"/>
-        <location line="+119"/>
+        <location line="-97"/>
+        <location line="+109"/>
         <source>Password</source>
         <translation>Passwort</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-99"/>
         <source>Connect to the database, check its encryption and schema version (nothing is saved or created)</source>
         <translation>Mit der Datenbank verbinden, Verschlüsselung und Schema-Version prüfen (nichts wird gespeichert oder angelegt)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+23"/>
         <source>What you accept</source>
         <translation>Was Sie annehmen</translation>
     </message>
@@ -2686,7 +2685,7 @@ Ausgang %2</translation>
         <translation>Jede Währung braucht eine eigene Wallet, die Settledesk beobachtet; die nächsten Seiten fragen danach.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+37"/>
         <source>Monero: your wallet RPC</source>
         <translation>Monero: Ihr Wallet-RPC</translation>
     </message>
@@ -2762,7 +2761,7 @@ Ausgang %2</translation>
         <translation>Token-Vertrag</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+23"/>
         <source>You and your currency</source>
         <translation>Sie und Ihre Währung</translation>
     </message>
@@ -2782,7 +2781,7 @@ Ausgang %2</translation>
         <translation>Fiat-&amp;Währung</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+10"/>
         <source>Exchange rates</source>
         <translation>Wechselkurse</translation>
     </message>
@@ -2842,7 +2841,7 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+115"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>

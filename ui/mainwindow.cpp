@@ -454,12 +454,15 @@ void MainWindow::openSettings()
     dialog->setSaver(m_saver);
     connect(dialog, &SettingsDialog::connectionCheckRequested, this, &MainWindow::connectionCheckRequested);
     connect(dialog, &SettingsDialog::apiKeysRequested, this, &MainWindow::openApiKeys);
-    connect(dialog, &SettingsDialog::saved, this, [this](const Config &c) {
-        applyConfig(c);
-        statusBar()->showMessage(tr("Settings saved"), 3000);
-        Q_EMIT configChanged(c);
-    });
+    connect(dialog, &SettingsDialog::saved, this, &MainWindow::adoptSavedConfig);
     dialog->open();
+}
+
+void MainWindow::adoptSavedConfig(const Config &c)
+{
+    applyConfig(c);
+    statusBar()->showMessage(tr("Settings saved"), 3000);
+    Q_EMIT configChanged(c);
 }
 
 SetupWizard *MainWindow::openSetupAssistant()
@@ -476,11 +479,7 @@ SetupWizard *MainWindow::openSetupAssistant()
     if (m_cookieFinder)
         wizard->setCookieFiles(m_cookieFinder());
     connect(wizard, &SetupWizard::connectionCheckRequested, this, &MainWindow::connectionCheckRequested);
-    connect(wizard, &SetupWizard::saved, this, [this](const Config &c) {
-        applyConfig(c);
-        statusBar()->showMessage(tr("Settings saved"), 3000);
-        Q_EMIT configChanged(c);
-    });
+    connect(wizard, &SetupWizard::saved, this, &MainWindow::adoptSavedConfig);
     wizard->open();
     return wizard;
 }

@@ -151,6 +151,7 @@ private:
     void requestPage(int offset, int limit);
     void requestDetail(qint64 invoiceId);
     void showAlert(const QString &message);
+    void adoptSavedConfig(const Config &config); // the settings dialog or the assistant saved it
     void scheduleOverview();
     void updateRefundTab();
     void updateTitle();

@@ -108,12 +108,7 @@ QLabel *SetupWizard::errorLabel(QWizardPage *page)
 
 QWizardPage *SetupWizard::buildDatabase()
 {
-    auto *page = new CheckedPage([this] {
-        const QStringList problems = pageProblems(DatabasePage);
-        m_errors[DatabasePage]->setText(problems.join(QLatin1Char('\n')));
-        m_errors[DatabasePage]->setVisible(!problems.isEmpty());
-        return problems.isEmpty();
-    }, this);
+    auto *page = new CheckedPage([this, id = int(DatabasePage)] { return showProblems(id); }, this);
     page->setTitle(tr("Where Settledesk keeps its records"));
     page->setSubTitle(tr("Invoices, payments and the refund queue live in one database. One desk: a file on this "
                          "computer. Several desks or a server: PostgreSQL."));
@@ -170,12 +165,7 @@ QWizardPage *SetupWizard::buildDatabase()
 
 QWizardPage *SetupWizard::buildAssets()
 {
-    auto *page = new CheckedPage([this] {
-        const QStringList problems = pageProblems(AssetsPage);
-        m_errors[AssetsPage]->setText(problems.join(QLatin1Char('\n')));
-        m_errors[AssetsPage]->setVisible(!problems.isEmpty());
-        return problems.isEmpty();
-    }, this);
+    auto *page = new CheckedPage([this, id = int(AssetsPage)] { return showProblems(id); }, this);
     page->setTitle(tr("What you accept"));
     page->setSubTitle(tr("Each currency needs a wallet of your own that Settledesk watches; the next pages ask for it."));
     auto *layout = new QVBoxLayout(page);
@@ -198,12 +188,7 @@ QWizardPage *SetupWizard::buildAssets()
 QWizardPage *SetupWizard::buildWallet(const QString &asset)
 {
     const int id = asset == QLatin1String("XMR") ? MoneroPage : asset == QLatin1String("BTC") ? BitcoinPage : TokenPage;
-    auto *page = new CheckedPage([this, id] {
-        const QStringList problems = pageProblems(id);
-        m_errors[id]->setText(problems.join(QLatin1Char('\n')));
-        m_errors[id]->setVisible(!problems.isEmpty());
-        return problems.isEmpty();
-    }, this);
+    auto *page = new CheckedPage([this, id] { return showProblems(id); }, this);
     const QString key = asset.toLower();
     AssetConfig c;
     c.asset = asset;
@@ -290,12 +275,7 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
 
 QWizardPage *SetupWizard::buildOperator()
 {
-    auto *page = new CheckedPage([this] {
-        const QStringList problems = pageProblems(OperatorPage);
-        m_errors[OperatorPage]->setText(problems.join(QLatin1Char('\n')));
-        m_errors[OperatorPage]->setVisible(!problems.isEmpty());
-        return problems.isEmpty();
-    }, this);
+    auto *page = new CheckedPage([this, id = int(OperatorPage)] { return showProblems(id); }, this);
     page->setTitle(tr("You and your currency"));
     page->setSubTitle(tr("Invoices are priced in your fiat currency; your name goes into the audit log of refund decisions."));
     auto *layout = new QVBoxLayout(page);
@@ -318,12 +298,7 @@ QWizardPage *SetupWizard::buildOperator()
 
 QWizardPage *SetupWizard::buildRates()
 {
-    auto *page = new CheckedPage([this] {
-        const QStringList problems = pageProblems(RatesPage);
-        m_errors[RatesPage]->setText(problems.join(QLatin1Char('\n')));
-        m_errors[RatesPage]->setVisible(!problems.isEmpty());
-        return problems.isEmpty();
-    }, this);
+    auto *page = new CheckedPage([this, id = int(RatesPage)] { return showProblems(id); }, this);
     page->setTitle(tr("Exchange rates"));
     page->setSubTitle(tr("A new invoice is converted at the rate of this source; an outdated rate is refused, never used."));
     page->setFinalPage(true);
@@ -391,6 +366,14 @@ QWizardPage *SetupWizard::buildRates()
     m_errors[RatesPage] = errorLabel(page);
     layout->addWidget(m_errors[RatesPage]);
     return page;
+}
+
+bool SetupWizard::showProblems(int id)
+{
+    const QStringList problems = pageProblems(id);
+    m_errors[id]->setText(problems.join(QLatin1Char('\n')));
+    m_errors[id]->setVisible(!problems.isEmpty());
+    return problems.isEmpty();
 }
 
 bool SetupWizard::accepts(const QString &asset) const

@@ -78,6 +78,7 @@ private:
     QWizardPage *buildOperator();
     QWizardPage *buildRates();
     QLabel *errorLabel(QWizardPage *page);
+    bool showProblems(int id); // on page `id`; true when there are none
     bool accepts(const QString &asset) const;
     ConnectionCheckRequest walletRequest(const WalletForm &form) const;
     void finishSecrets(const QStringList &errors);

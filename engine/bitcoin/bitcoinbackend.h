@@ -56,8 +56,8 @@ public:
     // Bitcoin Core's cookie files found where it writes them (~/.bitcoin and its network subfolders,
     // /var/lib/bitcoind, the snap's folder), below `home` (default: the user's home), existing ones only.
     static QStringList findCookieFiles(const QString &home = QString());
-    // The chain name getblockchaininfo reports for a configured network ("mainnet" -> "main").
-    static QString chainName(const QString &network);
+    // The configured network's name for the chain getblockchaininfo reports ("main" -> "mainnet").
+    static QString networkOfChain(const QString &chain);
 
     // The snapshot for one poll: one observation per (txid, vout) mined above fromHeight or unconfirmed.
     // Conflicted (negative confirmations), abandoned and RBF-replaced transactions are left out, as are the

@@ -16,29 +16,13 @@ constexpr int WalletNotSpecified = -19;
 
 const QString Peer = QStringLiteral("Bitcoin Core");
 
-struct BitcoinCheck
+struct BitcoinCheck : ConnectionCheckRun<BitcoinWalletClient>
 {
-    AssetConfig config;
-    QUrl url;
-    BitcoinWalletClient *client = nullptr;
-    ConnectionCheckDone done;
-    ConnectionCheckResult result;
-
-    void finish()
-    {
-        client->deleteLater();
-        done(result);
-    }
     void fail(const RpcError &error)
     {
-        ConnectionCheckResult failed = ConnectionCheckResult::fromRpcError(error, Peer, url);
-        failed.version = result.version;
-        failed.network = result.network;
-        if (failed.problem == ConnectionCheckResult::AuthRefused && config.walletRpcUser.isEmpty() && config.extra2.isEmpty())
-            failed.problem = ConnectionCheckResult::AuthMissing;
+        result.setFailure(error, url, loginConfigured);
         if (error.kind == RpcError::Rpc && (error.code == WalletNotFound || error.code == WalletNotSpecified))
-            failed.problem = ConnectionCheckResult::NoWallet;
-        result = failed;
+            result.problem = ConnectionCheckResult::NoWallet;
         finish();
     }
 };
@@ -47,13 +31,13 @@ JsonValue noParams() { return JsonValue::array(); }
 
 } // namespace
 
-QString BitcoinBackend::chainName(const QString &network)
+QString BitcoinBackend::networkOfChain(const QString &chain)
 {
-    if (network == QLatin1String("mainnet"))
-        return QStringLiteral("main");
-    if (network == QLatin1String("testnet"))
-        return QStringLiteral("test");
-    return network; // signet, regtest
+    if (chain == QLatin1String("main"))
+        return QStringLiteral("mainnet");
+    if (chain == QLatin1String("test"))
+        return QStringLiteral("testnet");
+    return chain; // signet, regtest
 }
 
 QStringList BitcoinBackend::findCookieFiles(const QString &home)
@@ -80,19 +64,12 @@ QStringList BitcoinBackend::findCookieFiles(const QString &home)
 void BitcoinBackend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                            QObject *context, ConnectionCheckDone done)
 {
-    const QUrl url(config.walletRpcUrl, QUrl::StrictMode);
     auto c = std::make_shared<BitcoinCheck>();
-    c->config = config;
-    c->url = url;
-    c->done = std::move(done);
-    c->result.peer = Peer;
+    if (!c->begin(config, Peer, std::move(done)))
+        return;
     c->result.asset = QStringLiteral("BTC");
     c->result.expectedNetwork = config.network;
-    if (!url.isValid() || url.host().isEmpty() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        c->result.problem = ConnectionCheckResult::InvalidSetting;
-        c->result.detail = QStringLiteral("\"%1\" is not an http:// or https:// URL").arg(config.walletRpcUrl);
-        return c->done(c->result);
-    }
+    c->loginConfigured = !config.walletRpcUser.isEmpty() || !config.extra2.isEmpty();
     if (!config.extra2.isEmpty() && config.walletRpcUser.isEmpty() && !QFileInfo(config.extra2).isReadable()) {
         c->result.problem = ConnectionCheckResult::InvalidSetting;
         c->result.detail = QFileInfo::exists(config.extra2)
@@ -100,10 +77,9 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
                                : QStringLiteral("the cookie file %1 does not exist (is Bitcoin Core running?)").arg(config.extra2);
         return c->done(c->result);
     }
-    c->result.endpoint = ConnectionCheckResult::endpointOf(url);
     BitcoinWalletClient::Options o;
-    o.walletUrl = url;
-    QUrl node = url;
+    o.walletUrl = c->url;
+    QUrl node = c->url;
     node.setPath(QStringLiteral("/"));
     o.nodeUrl = node;
     o.user = config.walletRpcUser;
@@ -126,9 +102,9 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
             if (!chain)
                 return c->fail(chain.error());
             JsonReader r(*chain, QStringLiteral("getblockchaininfo"));
-            c->result.network = r.stringOr(u"chain");
+            c->result.network = networkOfChain(r.stringOr(u"chain"));
             c->result.height = r.uint64Or(u"blocks", 0);
-            if (c->result.network != chainName(c->config.network)) {
+            if (c->result.network != c->config.network) {
                 c->result.problem = ConnectionCheckResult::WrongNetwork;
                 return c->finish();
             }

@@ -59,6 +59,14 @@ ConnectionCheckResult ConnectionCheckResult::fromRpcError(const RpcError &error,
     return r;
 }
 
+void ConnectionCheckResult::setFailure(const RpcError &error, const QUrl &url, bool loginConfigured)
+{
+    const ConnectionCheckResult failed = fromRpcError(error, peer, url);
+    problem = failed.problem == AuthRefused && !loginConfigured ? AuthMissing : failed.problem;
+    endpoint = failed.endpoint;
+    detail = failed.detail;
+}
+
 ConnectionCheckResult ConnectionCheckResult::fromStoreCheck(const StoreCheck &check)
 {
     ConnectionCheckResult r;

@@ -13,6 +13,7 @@
 #include <QDateTime>
 #include <QMetaType>
 #include <QString>
+#include <QUrl>
 
 #include <functional>
 #include <optional>
@@ -95,11 +96,58 @@ struct ConnectionCheckResult
     // The problem a failed RPC call stands for (the transport's error, the HTTP status, a JSON-RPC error
     // without a known meaning becomes PeerError); peer, endpoint and detail are filled from the call.
     static ConnectionCheckResult fromRpcError(const RpcError &error, const QString &peer, const QUrl &url);
+    // The same in place, keeping what was found before the call failed (version, network...); a refused
+    // login becomes AuthMissing when none was configured.
+    void setFailure(const RpcError &error, const QUrl &url, bool loginConfigured);
     static QString endpointOf(const QUrl &url); // "host:port" with the scheme's default port
     static ConnectionCheckResult fromStoreCheck(const StoreCheck &check);
 };
 
 using ConnectionCheckDone = std::function<void(const ConnectionCheckResult &)>;
+
+// One running wallet check, shared by its callbacks: the client it made (deleted when it ends), what it
+// found so far, and whom to tell (once).
+template<typename Client>
+struct ConnectionCheckRun
+{
+    AssetConfig config;
+    QUrl url;
+    Client *client = nullptr;
+    ConnectionCheckDone done;
+    ConnectionCheckResult result;
+    bool loginConfigured = false;
+
+    // Takes the request; false (and done() told) when the URL is no http(s) URL.
+    bool begin(const AssetConfig &c, const QString &peer, ConnectionCheckDone then)
+    {
+        config = c;
+        url = QUrl(c.walletRpcUrl, QUrl::StrictMode);
+        done = std::move(then);
+        result.peer = peer;
+        result.asset = c.asset;
+        loginConfigured = !c.walletRpcUser.isEmpty();
+        if (!url.isValid() || url.host().isEmpty() ||
+            (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
+            result.problem = ConnectionCheckResult::InvalidSetting;
+            result.detail = QStringLiteral("\"%1\" is not an http:// or https:// URL").arg(c.walletRpcUrl);
+            done(result);
+            return false;
+        }
+        result.endpoint = ConnectionCheckResult::endpointOf(url);
+        return true;
+    }
+    void finish()
+    {
+        if (client)
+            client->deleteLater();
+        done(result);
+    }
+    void fail(const RpcError &error)
+    {
+        result.setFailure(error, url, loginConfigured);
+        finish();
+    }
+};
 
 // How the engine tests a wallet: the application's backends each know their peer (app/backends.cpp).
 // `nam` is the check's own network manager, living in the engine thread; `context` ends the check's

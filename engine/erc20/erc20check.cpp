@@ -16,27 +16,8 @@ const QString Peer = QStringLiteral("Ethereum node");
 const QString DecimalsCall = QStringLiteral("0x313ce567"); // decimals()
 const QString SymbolCall = QStringLiteral("0x95d89b41");   // symbol()
 
-struct Erc20Check
+struct Erc20Check : ConnectionCheckRun<Erc20Client>
 {
-    AssetConfig config;
-    QUrl url;
-    Erc20Client *client = nullptr;
-    ConnectionCheckDone done;
-    ConnectionCheckResult result;
-
-    void finish()
-    {
-        client->deleteLater();
-        done(result);
-    }
-    void fail(const RpcError &error)
-    {
-        ConnectionCheckResult failed = ConnectionCheckResult::fromRpcError(error, Peer, url);
-        failed.version = result.version;
-        failed.chainId = result.chainId;
-        result = failed;
-        finish();
-    }
     void notAToken(const QString &why)
     {
         result.problem = ConnectionCheckResult::NotAToken;
@@ -76,27 +57,17 @@ QString Erc20Backend::decodeAbiString(const QString &hex)
 void Erc20Backend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                          QObject *context, ConnectionCheckDone done)
 {
-    const QUrl url(config.walletRpcUrl, QUrl::StrictMode);
     auto c = std::make_shared<Erc20Check>();
-    c->config = config;
-    c->url = url;
-    c->done = std::move(done);
-    c->result.peer = Peer;
-    c->result.asset = config.asset;
+    if (!c->begin(config, Peer, std::move(done)))
+        return;
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-fA-F]{40}$"));
-    if (!url.isValid() || url.host().isEmpty() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        c->result.problem = ConnectionCheckResult::InvalidSetting;
-        c->result.detail = QStringLiteral("\"%1\" is not an http:// or https:// URL").arg(config.walletRpcUrl);
-        return c->done(c->result);
-    }
     if (!contract.match(config.extra1.trimmed()).hasMatch()) {
         c->result.problem = ConnectionCheckResult::InvalidSetting;
         c->result.detail = QStringLiteral("the token contract \"%1\" is not 0x followed by 40 hex digits").arg(config.extra1);
         return c->done(c->result);
     }
-    c->result.endpoint = ConnectionCheckResult::endpointOf(url);
     JsonRpcClient::Options options;
-    options.url = url;
+    options.url = c->url;
     options.user = config.walletRpcUser;
     options.password = password;
     options.timeoutMs = std::min(config.requestTimeoutMs, 10000);

@@ -21,59 +21,27 @@ QString addressNetwork(const QString &configured)
     return configured == QLatin1String("regtest") ? QStringLiteral("mainnet") : configured;
 }
 
-struct MoneroCheck
-{
-    AssetConfig config;
-    MoneroWalletClient *client = nullptr;
-    ConnectionCheckDone done;
-    ConnectionCheckResult result;
-
-    void finish()
-    {
-        client->deleteLater();
-        done(result);
-    }
-    void fail(const RpcError &error)
-    {
-        ConnectionCheckResult failed = ConnectionCheckResult::fromRpcError(error, Peer, client->url());
-        if (failed.problem == ConnectionCheckResult::AuthRefused && config.walletRpcUser.isEmpty())
-            failed.problem = ConnectionCheckResult::AuthMissing;
-        failed.version = result.version;
-        result = failed;
-        finish();
-    }
-};
+using MoneroCheck = ConnectionCheckRun<MoneroWalletClient>;
 
 } // namespace
 
 void MoneroBackend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                           QObject *context, ConnectionCheckDone done)
 {
-    const QUrl url(config.walletRpcUrl, QUrl::StrictMode);
-    if (!url.isValid() || url.host().isEmpty() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))) {
-        ConnectionCheckResult r;
-        r.problem = ConnectionCheckResult::InvalidSetting;
-        r.peer = Peer;
-        r.detail = QStringLiteral("\"%1\" is not an http:// or https:// URL").arg(config.walletRpcUrl);
-        return done(r);
-    }
+    auto c = std::make_shared<MoneroCheck>();
+    if (!c->begin(config, Peer, std::move(done)))
+        return;
+    c->result.account = config.accountIndex;
+    c->result.expectedNetwork = config.network;
     JsonRpcClient::Options options;
-    options.url = url;
+    options.url = c->url;
     options.user = config.walletRpcUser;
     options.password = password;
     // A test answers quickly or says why: a long wallet timeout (set for slow refreshes) would make the
     // merchant wait for nothing.
     options.timeoutMs = std::min(config.requestTimeoutMs, 10000);
     options.peerName = QStringLiteral("Monero wallet RPC");
-    auto c = std::make_shared<MoneroCheck>();
-    c->config = config;
     c->client = new MoneroWalletClient(nam, std::move(options), context);
-    c->done = std::move(done);
-    c->result.peer = Peer;
-    c->result.endpoint = ConnectionCheckResult::endpointOf(url);
-    c->result.asset = QStringLiteral("XMR");
-    c->result.account = config.accountIndex;
-    c->result.expectedNetwork = config.network;
 
     // get_version answers without a wallet open; monerod answers it too, with a daemon's fields.
     c->client->rpc()->call(QStringLiteral("get_version"), JsonValue::object(), [c](RpcResult<JsonValue> version) {
@@ -111,6 +79,9 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
                     c->result.problem = ConnectionCheckResult::WrongNetwork;
                     return c->finish();
                 }
+                // Agreed: the configured name (a regtest wallet's addresses look like mainnet's).
+                if (!c->config.network.isEmpty())
+                    c->result.network = c->config.network;
                 c->client->getBalance(c->config.accountIndex, [c](RpcResult<MoneroBalance> balance) {
                     if (!balance)
                         return c->fail(balance.error());

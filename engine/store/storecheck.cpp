@@ -107,12 +107,7 @@ void checkPostgres(const StoreUrl &url, const QString &connection, StoreCheck &o
     }
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connection);
-        db.setHostName(url.host);
-        db.setPort(url.port);
-        db.setUserName(url.user);
-        db.setPassword(url.password);
-        db.setDatabaseName(url.database);
-        db.setConnectOptions(url.connectOptions());
+        url.applyTo(db);
         if (!db.open()) {
             out.detail = db.lastError().text().trimmed();
             out.problem = classifyPostgres(out.detail);

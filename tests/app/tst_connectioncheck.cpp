@@ -162,7 +162,7 @@ void TestConnectionCheck::moneroRightPasswordIsConnected()
     QCOMPARE(r.account, std::optional<quint32>(0));
     QVERIFY(r.balance.has_value());
     QCOMPARE(r.viewOnly, std::optional<bool>(false)); // the merchant wallet has its spend key
-    QCOMPARE(r.network, QStringLiteral("mainnet"));    // regtest uses mainnet addresses
+    QCOMPARE(r.network, QStringLiteral("regtest")); // as configured (its addresses have the mainnet format)
     QVERIFY(r.checkedAt.isValid());
     const ui::CheckText t = ui::CheckWords::describe(r);
     QVERIFY(t.ok);
