@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLoggingCategory>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QHash>
 #include <QTimer>
@@ -25,6 +26,7 @@
 #include <csignal>
 #include <map>
 #include <cstdio>
+#include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -240,6 +242,21 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
 {
     EngineHost host(ctx.loaded);
     EngineLog log(host.engine(), summaryInterval);
+    // Confirmations arriving for items that wait for them: one line when an item becomes refundable.
+    auto readyItems = std::make_shared<QSet<qint64>>();
+    const Config config = ctx.loaded;
+    QObject::connect(host.engine(), &Engine::refundsChanged, &log, [readyItems, config](const QList<RefundItem> &open) {
+        for (const RefundItem &item : open) {
+            const bool ready = item.status == RefundStatus::Pending &&
+                               refundReadiness(item.holding, config.refundConfirmations(item.asset), SystemClock::instance()->now()).ready;
+            if (ready && !readyItems->contains(item.id))
+                EngineLog::line(QStringLiteral("refund queue: item %1 can be refunded now (%2 confirmations)")
+                                    .arg(item.id)
+                                    .arg(item.holding.confirmations));
+            if (ready)
+                readyItems->insert(item.id);
+        }
+    });
 
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
         return fail(ExitUnreachable, QStringLiteral("cannot install signal handlers"));
@@ -452,14 +469,23 @@ int runRefundsList(const QStringList &arguments)
     auto items = (*store)->refunds(only);
     if (!items)
         return storeFailure(items.error());
+    // Whether each open item's money may leave yet (refund_min_confirmations, time locks).
+    const TimePoint now = SystemClock::instance()->now();
+    const auto readiness = [&](const RefundItem &item) {
+        return refundReadiness(item.holding, ctx.loaded.refundConfirmations(item.asset), now);
+    };
     if (ctx.wantsJson()) {
         QJsonArray array;
-        for (const RefundItem &item : *items)
-            array.append(refundToJson(item));
+        for (const RefundItem &item : *items) {
+            const RefundReadiness ready = readiness(item);
+            array.append(refundToJson(item, &ready));
+        }
         printJson(array);
     } else {
-        for (const RefundItem &item : *items)
-            out(refundLine(item));
+        for (const RefundItem &item : *items) {
+            const RefundReadiness ready = readiness(item);
+            out(refundLine(item, &ready));
+        }
     }
     return ExitOk;
 }
@@ -492,6 +518,7 @@ int usage()
                        "  refunds apply ID            accept late money for its invoice\n"
                        "  refunds dismiss ID --reason TEXT            keep the money, with a reason\n"
                        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)\n"
+                       "  refunds rebuild ID          rebuild a Monero refund whose transaction can never be mined\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
                        "  api-keys create --label L --permission P... | list | revoke ID   merchant API keys\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
@@ -555,9 +582,9 @@ int runCli(const QStringList &given)
         if (sub == QLatin1String("list"))
             return runRefundsList(arguments);
         if (sub == QLatin1String("approve") || sub == QLatin1String("apply") || sub == QLatin1String("dismiss")
-            || sub == QLatin1String("payout"))
+            || sub == QLatin1String("payout") || sub == QLatin1String("rebuild"))
             return runRefundCommand(arguments);
-        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list|approve|apply|dismiss|payout ... (--help for each)"));
+        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds list|approve|apply|dismiss|payout|rebuild ... (--help for each)"));
     }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\"").arg(command));
 }

@@ -1,6 +1,7 @@
 #include "jsonformat.h"
 
 #include "asset.h"
+#include "reportrow.h"
 
 #include <QJsonArray>
 #include <QTextStream>
@@ -41,8 +42,13 @@ QJsonObject invoiceToJson(const InvoiceRecord &r)
             {QStringLiteral("effective_at"), isoUtc(d.deposit.effectiveAt)},
             {QStringLiteral("confirmations"), qint64(d.deposit.confirmations)},
             {QStringLiteral("status"), sv(name(d.deposit.status))},
+            {QStringLiteral("refund_id"), d.refundId ? QJsonValue(*d.refundId) : QJsonValue()},
+            {QStringLiteral("applied_from_refund_id"), d.appliedFrom ? QJsonValue(*d.appliedFrom) : QJsonValue()},
         });
     }
+    QJsonArray refunds;
+    for (const RefundItem &item : r.refundItems)
+        refunds.append(refundToJson(item));
     return QJsonObject{
         {QStringLiteral("id"), r.id},
         {QStringLiteral("order_ref"), nullable(r.orderRef)},
@@ -62,12 +68,13 @@ QJsonObject invoiceToJson(const InvoiceRecord &r)
         {QStringLiteral("settled_at"), inv.settledAt ? QJsonValue(isoUtc(*inv.settledAt)) : QJsonValue()},
         {QStringLiteral("min_confirmations"), qint64(inv.terms.minConfirmations)},
         {QStringLiteral("deposits"), deposits},
+        {QStringLiteral("refund_items"), refunds},
     };
 }
 
-QJsonObject refundToJson(const RefundItem &item)
+QJsonObject refundToJson(const RefundItem &item, const RefundReadiness *ready)
 {
-    return QJsonObject{
+    QJsonObject o{
         {QStringLiteral("id"), item.id},
         {QStringLiteral("invoice_id"), item.invoiceId ? QJsonValue(*item.invoiceId) : QJsonValue()},
         {QStringLiteral("asset"), item.asset},
@@ -81,7 +88,40 @@ QJsonObject refundToJson(const RefundItem &item)
         {QStringLiteral("payout_txid"), nullable(item.payoutTxid)},
         {QStringLiteral("fee"), atomicText(item.fee)},
         {QStringLiteral("note"), nullable(item.note)},
+        {QStringLiteral("refunded_with"), item.groupId ? QJsonValue(*item.groupId) : QJsonValue()},
     };
+    if (ready && isHeld(item.status)) {
+        o.insert(QStringLiteral("ready_to_refund"), ready->ready);
+        o.insert(QStringLiteral("confirmations"), qint64(ready->confirmations));
+        o.insert(QStringLiteral("required_confirmations"), qint64(ready->required));
+        o.insert(QStringLiteral("waiting_for"), ready->ready ? QJsonValue() : QJsonValue(QString::fromStdString(describe(*ready))));
+    }
+    return o;
+}
+
+QJsonObject moneyToJson(const AssetMoney &m)
+{
+    const int d = decimalsOf(m.asset);
+    const auto units = [d](const Decimal::Int &v) { return QString::fromLatin1(unitsText(v, d)); };
+    const MoneyTotals &t = m.totals;
+    return QJsonObject{
+        {QStringLiteral("asset"), m.asset},
+        {QStringLiteral("kept"), units(t.kept)},
+        {QStringLiteral("open"), units(t.open)},
+        {QStringLiteral("held"), units(t.held)},
+        {QStringLiteral("returned"), units(t.returned)},
+        {QStringLiteral("returned_fees"), units(t.fees)},
+        {QStringLiteral("kept_by_decision"), units(t.keptByDecision)},
+        {QStringLiteral("total"), units(t.total())},
+    };
+}
+
+QString moneyToText(const AssetMoney &m)
+{
+    const QJsonObject j = moneyToJson(m);
+    const auto v = [&](const char *key) { return j.value(QLatin1String(key)).toString(); };
+    return QStringLiteral("%1: kept %2 · open %3 · held %4 · returned %5 (network fees %6) · kept by decision %7")
+        .arg(m.asset, v("kept"), v("open"), v("held"), v("returned"), v("returned_fees"), v("kept_by_decision"));
 }
 
 QString invoiceLine(const InvoiceRecord &r)
@@ -92,13 +132,18 @@ QString invoiceLine(const InvoiceRecord &r)
              coin(r.invoice.received(), r.asset), coin(r.invoice.terms.required, r.asset), r.address);
 }
 
-QString refundLine(const RefundItem &item)
+QString refundLine(const RefundItem &item, const RefundReadiness *ready)
 {
-    return QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6")
-        .arg(item.id)
-        .arg(sv(name(item.status)), sv(name(item.reason)), coin(item.amount, item.asset),
-             item.invoiceId ? QStringLiteral("invoice %1").arg(*item.invoiceId) : QStringLiteral("no invoice"),
-             item.txids.join(QLatin1Char(',')));
+    QString line = QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6")
+                       .arg(item.id)
+                       .arg(sv(name(item.status)), sv(name(item.reason)), coin(item.amount, item.asset),
+                            item.invoiceId ? QStringLiteral("invoice %1").arg(*item.invoiceId) : QStringLiteral("no invoice"),
+                            item.txids.join(QLatin1Char(',')));
+    if (ready && item.status == RefundStatus::Pending && !ready->ready)
+        line += QLatin1Char('\t') + (ready->lockedUntil || ready->lockedUntilHeight || ready->nothingHeld
+                                         ? QString::fromStdString(describe(*ready))
+                                         : QStringLiteral("waiting for confirmations (%1 of %2)").arg(ready->confirmations).arg(ready->required));
+    return line;
 }
 
 QString invoiceToText(const InvoiceRecord &r)
@@ -125,6 +170,10 @@ QString invoiceToText(const InvoiceRecord &r)
         s << "  deposit " << QString::fromStdString(d.deposit.key.txid) << ':' << QString::fromStdString(d.deposit.key.output)
           << "  " << coin(d.deposit.amount, r.asset) << "  " << isoUtc(d.deposit.effectiveAt) << "  "
           << d.deposit.confirmations << " conf  " << sv(name(d.deposit.status)) << "\n";
+    for (const RefundItem &item : r.refundItems)
+        s << "  refund item " << item.id << "  " << sv(name(item.reason)) << "  " << coin(item.amount, item.asset) << "  "
+          << sv(name(item.status)) << (item.payoutTxid.isEmpty() ? QString() : QStringLiteral("  payout ") + item.payoutTxid)
+          << "\n";
     return out;
 }
 

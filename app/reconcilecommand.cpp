@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "config.h"
 #include "enginehost.h"
+#include "jsonformat.h"
 #include "reconciler.h"
 #include "store.h"
 
@@ -60,6 +61,11 @@ QJsonObject differenceToJson(const ReconcileDifference &d, int decimals)
 {
     QJsonObject o;
     o[QStringLiteral("kind")] = kindName(d.kind);
+    if (d.kind == ReconcileDifference::TotalsDiffer) {
+        o[QStringLiteral("categories_total")] = money(d.walletAmount, decimals);
+        o[QStringLiteral("stored_total")] = money(d.storedAmount, decimals);
+        return o;
+    }
     o[QStringLiteral("txid")] = d.txid;
     o[QStringLiteral("output")] = d.output;
     o[QStringLiteral("wallet_amount")] = money(d.walletAmount, decimals);
@@ -78,9 +84,11 @@ QJsonObject reconciliationToJson(const AssetReconciliation &r)
     o[QStringLiteral("wallet_deposits")] = r.walletDeposits;
     o[QStringLiteral("stored_deposits")] = r.storedDeposits;
     o[QStringLiteral("wallet_total")] = money(r.walletTotal, dec);
-    o[QStringLiteral("credited_total")] = money(r.creditedTotal, dec);
-    o[QStringLiteral("refund_queue_total")] = money(r.refundTotal, dec);
-    o[QStringLiteral("surplus_total")] = money(r.surplusTotal, dec);
+    o[QStringLiteral("stored_total")] = money(r.storedTotal, dec);
+    // The categories, by the same definition as the report and the dashboard (README "What the totals mean").
+    const QJsonObject categories = moneyToJson(AssetMoney{r.asset, r.money});
+    for (const char *key : {"kept", "open", "held", "returned", "returned_fees", "kept_by_decision"})
+        o[QLatin1String(key) + QStringLiteral("_total")] = categories.value(QLatin1String(key));
     o[QStringLiteral("not_yet_polled_total")] = money(r.notYetPolledTotal, dec);
     QJsonArray pending;
     for (const Observation &p : r.notYetPolled)
@@ -99,15 +107,26 @@ QString reconciliationToText(const AssetReconciliation &r)
 {
     const int dec = r.decimals;
     QString t = QStringLiteral("%1: %2\n").arg(r.asset, r.ok() ? QStringLiteral("balanced") : QStringLiteral("DIFFERENCES"));
+    const QJsonObject c = moneyToJson(AssetMoney{r.asset, r.money});
+    const auto category = [&](const char *key) { return c.value(QLatin1String(key)).toString(); };
     t += QStringLiteral("  wallet received  %1 in %2 deposits\n").arg(money(r.walletTotal, dec)).arg(r.walletDeposits);
-    t += QStringLiteral("  credited         %1 (of which surplus %2)\n").arg(money(r.creditedTotal, dec), money(r.surplusTotal, dec));
-    t += QStringLiteral("  refund queue     %1\n").arg(money(r.refundTotal, dec));
-    t += QStringLiteral("  stored deposits  %1\n").arg(r.storedDeposits);
+    t += QStringLiteral("  stored           %1 in %2 deposits, of which:\n").arg(money(r.storedTotal, dec)).arg(r.storedDeposits);
+    t += QStringLiteral("    kept             %1\n").arg(category("kept"));
+    t += QStringLiteral("    open             %1\n").arg(category("open"));
+    t += QStringLiteral("    held (queue)     %1\n").arg(category("held"));
+    t += QStringLiteral("    returned         %1 (network fees %2)\n").arg(category("returned"), category("returned_fees"));
+    t += QStringLiteral("    kept by decision %1\n").arg(category("kept_by_decision"));
     if (!r.notYetPolled.isEmpty())
         t += QStringLiteral("  not yet polled   %1 in %2 deposits (the engine records them on its next poll)\n")
                  .arg(money(r.notYetPolledTotal, dec))
                  .arg(r.notYetPolled.size());
     for (const ReconcileDifference &d : r.differences) {
+        if (d.kind == ReconcileDifference::TotalsDiffer) {
+            t += QStringLiteral("  %1: the categories add up to %2, the stored deposits to %3 (money decided on was reversed "
+                                "afterwards: see the alerts)\n")
+                     .arg(kindName(d.kind), money(d.walletAmount, dec), money(d.storedAmount, dec));
+            continue;
+        }
         t += QStringLiteral("  %1 %2:%3 wallet %4 stored %5").arg(kindName(d.kind), d.txid, d.output,
                                                                      money(d.walletAmount, dec), money(d.storedAmount, dec));
         if (d.invoiceId)
@@ -125,8 +144,8 @@ int runReconcileCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Compare, per asset, every incoming transfer the wallet reports with the database: credited to\n"
-        "invoices plus held by the refund queue must equal what the wallet received, deposit by deposit."));
+        "Compare, per asset, every incoming transfer the wallet reports with the database, deposit by deposit,\n"
+        "and show where the money is: kept, open, held (refund queue), returned, kept by decision."));
     parser.addHelpOption();
     QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
     QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
@@ -181,25 +200,46 @@ int runReconcileCommand(const QStringList &arguments)
             unchecked(QStringLiteral("no wallet backend for %1").arg(a.asset));
             continue;
         }
+        // Assets without address derivation (USDT) watch the store's address pool: the engine connects it, and so
+        // does reconcile (reading only; nothing is leased here).
+        const QString poolAsset = a.asset;
+        Store *poolStore = store->get();
+        backend->setAddressPool(AddressPoolAccess{
+            [poolAsset]() -> std::expected<QString, QString> {
+                return std::unexpected(QStringLiteral("reconcile leases no %1 address").arg(poolAsset));
+            },
+            [poolStore, poolAsset]() -> std::expected<QStringList, QString> {
+                auto pool = poolStore->poolAddresses(poolAsset, SystemClock::instance()->now());
+                if (!pool)
+                    return std::unexpected(QStringLiteral("database: %1").arg(pool.error().message));
+                QStringList addresses;
+                for (const PoolAddress &p : *pool)
+                    addresses << p.address;
+                return addresses;
+            }});
         // Database first: a deposit recorded between the two reads is then in the wallet's list too
         // (the wallet only grows), so a running engine cannot make a false "missing in wallet".
         auto cursor = (*store)->cursor(backend->backendId());
         auto stored = (*store)->depositsAbove(a.asset, 0);
-        InvoiceFilter filter;
+        MoneyFilter filter;
         filter.asset = a.asset;
-        auto invoices = (*store)->invoices(filter);
-        if (!cursor || !stored || !invoices) {
-            const StoreError e = !cursor ? cursor.error() : !stored ? stored.error() : invoices.error();
+        auto totals = (*store)->moneyTotals(filter);
+        if (!cursor || !stored || !totals) {
+            const StoreError e = !cursor ? cursor.error() : !stored ? stored.error() : totals.error();
             unchecked(QStringLiteral("database: %1").arg(e.message));
             continue;
         }
+        MoneyTotals categories;
+        for (const AssetMoney &m : *totals)
+            if (m.asset == a.asset)
+                categories = m.totals;
         auto wallet = listIncoming(*backend, a.requestTimeoutMs * 3 + 5000);
         if (!wallet) {
             unchecked(wallet.error());
             continue;
         }
         const std::optional<quint64> cursorHeight = *cursor ? std::optional<quint64>((*cursor)->height) : std::nullopt;
-        const AssetReconciliation r = reconcileAsset(a.asset, *wallet, *stored, *invoices, cursorHeight);
+        const AssetReconciliation r = reconcileAsset(a.asset, *wallet, *stored, categories, cursorHeight);
         anyDifference = anyDifference || !r.ok();
         if (parser.isSet(json))
             jsonAssets.append(reconciliationToJson(r));

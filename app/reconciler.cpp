@@ -13,6 +13,7 @@ QString kindName(ReconcileDifference::Kind kind)
     case ReconcileDifference::MissingInWallet: return QStringLiteral("missing_in_wallet");
     case ReconcileDifference::AmountDiffers: return QStringLiteral("amount_differs");
     case ReconcileDifference::Unaccounted: return QStringLiteral("unaccounted");
+    case ReconcileDifference::TotalsDiffer: return QStringLiteral("totals_differ");
     }
     return QStringLiteral("unknown");
 }
@@ -26,7 +27,7 @@ void add(Atomic &total, Atomic amount)
 } // namespace
 
 AssetReconciliation reconcileAsset(const QString &asset, const QList<Observation> &wallet,
-                                   const QList<DepositRecord> &stored, const QList<InvoiceRecord> &invoices,
+                                   const QList<DepositRecord> &stored, const MoneyTotals &money,
                                    std::optional<quint64> cursorHeight)
 {
     AssetReconciliation r;
@@ -46,13 +47,10 @@ AssetReconciliation reconcileAsset(const QString &asset, const QList<Observation
         if (d.deposit.status == DepositStatus::Reversed)
             continue;
         inStore[d.deposit.key] = &d;
+        add(r.storedTotal, d.deposit.amount);
         const bool credited = d.deposit.status == DepositStatus::Counted && d.invoiceId;
         const bool held = d.deposit.status == DepositStatus::Orphaned && d.refundId;
-        if (credited)
-            add(r.creditedTotal, d.deposit.amount);
-        else if (held)
-            add(r.refundTotal, d.deposit.amount);
-        else
+        if (!credited && !held)
             r.differences.append({ReconcileDifference::Unaccounted, QString::fromStdString(d.deposit.key.txid),
                                   QString::fromStdString(d.deposit.key.output), 0, d.deposit.amount, d.invoiceId,
                                   d.refundId});
@@ -81,8 +79,19 @@ AssetReconciliation reconcileAsset(const QString &asset, const QList<Observation
             r.differences.append({ReconcileDifference::MissingInWallet, QString::fromStdString(key.txid),
                                   QString::fromStdString(key.output), 0, d->deposit.amount, d->invoiceId, d->refundId});
     }
-    for (const InvoiceRecord &inv : invoices)
-        add(r.surplusTotal, inv.invoice.surplus());
+    // Every stored atomic unit is in exactly one category; where they do not add up, money was decided on (a
+    // refund paid, a surplus returned) and then taken away by a reversal: the merchant paid it from elsewhere.
+    r.money = money;
+    if (money.total() != Decimal::Int(r.storedTotal)) {
+        ReconcileDifference d;
+        d.kind = ReconcileDifference::TotalsDiffer;
+        d.storedAmount = r.storedTotal;
+        const Decimal::Int total = money.total();
+        d.walletAmount = total < 0 ? 0 : total > Decimal::Int(std::numeric_limits<Atomic>::max())
+                                             ? std::numeric_limits<Atomic>::max()
+                                             : total.convert_to<Atomic>();
+        r.differences.append(d);
+    }
     return r;
 }
 

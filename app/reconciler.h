@@ -19,6 +19,7 @@ struct ReconcileDifference
         MissingInWallet,   // the database counts or holds it but the wallet does not report it
         AmountDiffers,     // both know it with different amounts
         Unaccounted,       // stored, but neither credited to an invoice nor held by a refund item
+        TotalsDiffer,      // the money categories do not add up to the stored deposits (e.g. money refunded that then vanished)
     };
     Kind kind = MissingInDatabase;
     QString txid;
@@ -37,9 +38,10 @@ struct AssetReconciliation
     int walletDeposits = 0;
     int storedDeposits = 0;        // live (not reversed) deposits
     Atomic walletTotal = 0;        // everything the wallet reports for the account, pool included
-    Atomic creditedTotal = 0;      // deposits counted on invoices (any overpayment included)
-    Atomic refundTotal = 0;        // deposits held by the refund queue (late, unmatched)
-    Atomic surplusTotal = 0;       // the overpaid part of creditedTotal, shown apart, never added again
+    Atomic storedTotal = 0;        // the live (not reversed) deposits the database holds
+    // Where the stored money is, by the categories report and dashboard use too (refundpolicy.h): kept, open,
+    // held (the refund queue, refunding included), returned (refunded, fees included), kept by decision.
+    MoneyTotals money;
     Atomic notYetPolledTotal = 0;  // wallet transfers above the stored cursor or in the pool the engine has not recorded yet
     QList<Observation> notYetPolled;
     QList<ReconcileDifference> differences;
@@ -47,11 +49,11 @@ struct AssetReconciliation
 };
 
 // `wallet`: the backend's listIncoming answer. `stored`: Store::depositsAbove(asset, 0) (every live deposit).
-// `invoices`: the asset's invoices (for the surplus figure). `cursorHeight`: the engine's stored cursor
-// (block count polled); a wallet transfer at or above it, or in the pool, that the database does not hold
-// yet is "not yet polled", not a difference.
+// `money`: Store::moneyTotals for the asset (all time). `cursorHeight`: the engine's stored cursor (block
+// count polled); a wallet transfer at or above it, or in the pool, that the database does not hold yet is
+// "not yet polled", not a difference.
 AssetReconciliation reconcileAsset(const QString &asset, const QList<Observation> &wallet,
-                                   const QList<DepositRecord> &stored, const QList<InvoiceRecord> &invoices,
+                                   const QList<DepositRecord> &stored, const MoneyTotals &money,
                                    std::optional<quint64> cursorHeight);
 
 } // namespace sd

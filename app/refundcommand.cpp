@@ -9,6 +9,7 @@
 #include "store.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -52,11 +53,15 @@ int runRefundCommand(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Act on the refund queue:\n"
-        "  refunds approve ID --address ADDR [--yes]   refund to the customer (Monero: sent by the wallet;\n"
-        "                                               BTC/USDT: recorded for manual payout)\n"
-        "  refunds apply ID                            accept late money for its invoice (settled manually)\n"
-        "  refunds dismiss ID --reason TEXT            keep the money (e.g. dust not worth a fee)\n"
-        "  refunds payout ID --txid TXID [--fee N]     record a manual payout (BTC, USDT)"));
+        "  refunds approve ID [ID...] --address ADDR [--yes]\n"
+        "                                   refund to the customer (Monero: sent by the wallet; BTC/USDT:\n"
+        "                                   recorded for manual payout). Several IDs: pending items of one\n"
+        "                                   invoice refunded together, one transaction, one fee.\n"
+        "  refunds apply ID                 accept late money for its invoice (settled manually)\n"
+        "  refunds dismiss ID --reason TEXT keep the money (e.g. dust not worth a fee)\n"
+        "  refunds payout ID --txid TXID [--fee N]   record a manual payout (BTC, USDT)\n"
+        "  refunds rebuild ID [--yes]       a Monero refund whose stored transaction can never be mined:\n"
+        "                                   proved with the daemon, then built and sent again"));
     parser.addHelpOption();
     QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
     QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
@@ -69,21 +74,27 @@ int runRefundCommand(const QStringList &arguments)
     QCommandLineOption network(QStringLiteral("network"), QStringLiteral("Address network: mainnet (default), testnet, stagenet, regtest."),
                                QStringLiteral("NET"));
     parser.addOptions({config, db, json, address, yes, reason, txid, fee, network});
-    parser.addPositionalArgument(QStringLiteral("ID"), QStringLiteral("Refund item id."));
+    parser.addPositionalArgument(QStringLiteral("ID"), QStringLiteral("Refund item id (approve: one or more)."));
     if (!parser.parse(arguments))
         return fail(ExitUsage, parser.errorText());
     if (parser.isSet(QStringLiteral("help"))) {
         out(parser.helpText());
         return ExitOk;
     }
-    const QStringList words = parser.positionalArguments(); // "refunds", action, ID
+    const QStringList words = parser.positionalArguments(); // "refunds", action, ID [ID...]
     const QString action = words.value(1);
-    if (words.size() != 3)
-        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds %1 ID ... (--help)").arg(action.isEmpty() ? QStringLiteral("approve|apply|dismiss|payout") : action));
-    bool ok = false;
-    const qint64 id = words.at(2).toLongLong(&ok);
-    if (!ok || id <= 0)
-        return fail(ExitUsage, QStringLiteral("\"%1\" is not a refund id").arg(words.at(2)));
+    if (words.size() < 3 || (words.size() > 3 && action != QLatin1String("approve")))
+        return fail(ExitUsage, QStringLiteral("usage: settledesk refunds %1 ID ... (--help)")
+                                   .arg(action.isEmpty() ? QStringLiteral("approve|apply|dismiss|payout|rebuild") : action));
+    QList<qint64> ids;
+    for (const QString &word : words.mid(2)) {
+        bool ok = false;
+        const qint64 n = word.toLongLong(&ok);
+        if (!ok || n <= 0)
+            return fail(ExitUsage, QStringLiteral("\"%1\" is not a refund id").arg(word));
+        ids << n;
+    }
+    const qint64 id = ids.first();
 
     auto cfg = Config::load(parser.value(config));
     if (!cfg)
@@ -110,7 +121,7 @@ int runRefundCommand(const QStringList &arguments)
             return fail(ExitUsage, QStringLiteral("--fee must be a whole number of atomic units"));
         payoutFee = *f;
     }
-    if (action == QLatin1String("approve") && !parser.isSet(yes) && !::isatty(STDIN_FILENO))
+    if ((action == QLatin1String("approve") || action == QLatin1String("rebuild")) && !parser.isSet(yes) && !::isatty(STDIN_FILENO))
         return fail(ExitUsage, QStringLiteral("stdin is not a terminal: confirm with --yes"));
 
     const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
@@ -123,20 +134,28 @@ int runRefundCommand(const QStringList &arguments)
     RefundRunner runner(store->get(), *cfg, cfg->operatorName);
     runner.setNetwork(net);
 
+    const bool assumeYes = parser.isSet(yes);
+    const auto confirm = [&](const RefundQuote &q) {
+        QStringList which;
+        for (qint64 i : q.ids)
+            which << QString::number(i);
+        out(QStringLiteral("refund %1: send %2 to %3, network fee %4 (%5 %6)")
+                .arg(which.join(QStringLiteral(" + ")))
+                .arg(money(q.sendAmount, q.asset), q.address, money(q.fee, q.asset),
+                     q.ids.size() > 1 ? QStringLiteral("items together") : QStringLiteral("item"), money(q.itemAmount, q.asset)));
+        if (assumeYes)
+            return true;
+        std::fputs("Send it? [y/N] ", stdout);
+        std::fflush(stdout);
+        std::string answer;
+        std::getline(std::cin, answer);
+        return answer == "y" || answer == "Y" || answer == "yes";
+    };
     RefundOutcome outcome;
     if (action == QLatin1String("approve")) {
-        const bool assumeYes = parser.isSet(yes);
-        outcome = runner.approve(id, parser.value(address), [&](const RefundQuote &q) {
-            out(QStringLiteral("refund %1: send %2 to %3, network fee %4 (item %5)")
-                    .arg(id).arg(money(q.sendAmount, q.asset), q.address, money(q.fee, q.asset), money(q.itemAmount, q.asset)));
-            if (assumeYes)
-                return true;
-            std::fputs("Send it? [y/N] ", stdout);
-            std::fflush(stdout);
-            std::string answer;
-            std::getline(std::cin, answer);
-            return answer == "y" || answer == "Y" || answer == "yes";
-        });
+        outcome = runner.approve(ids, parser.value(address), confirm);
+    } else if (action == QLatin1String("rebuild")) {
+        outcome = runner.rebuild(id, confirm);
     } else if (action == QLatin1String("apply")) {
         outcome = runner.apply(id);
     } else if (action == QLatin1String("dismiss")) {
@@ -144,12 +163,17 @@ int runRefundCommand(const QStringList &arguments)
     } else if (action == QLatin1String("payout")) {
         outcome = runner.payout(id, parser.value(txid), payoutFee);
     } else {
-        return fail(ExitUsage, QStringLiteral("unknown refunds action \"%1\" (list, approve, apply, dismiss, payout)").arg(action));
+        return fail(ExitUsage, QStringLiteral("unknown refunds action \"%1\" (list, approve, apply, dismiss, payout, rebuild)").arg(action));
     }
     const int code = exitCode(outcome);
     if (code != ExitOk)
         return fail(code, outcome.message);
-    if (parser.isSet(json))
+    if (parser.isSet(json) && outcome.items.size() > 1) {
+        QJsonArray array;
+        for (const RefundItem &item : outcome.items)
+            array.append(refundToJson(item));
+        out(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+    } else if (parser.isSet(json))
         out(QString::fromUtf8(QJsonDocument(refundToJson(outcome.item)).toJson(QJsonDocument::Indented)));
     else
         out(outcome.message);

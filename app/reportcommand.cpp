@@ -2,6 +2,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "jsonformat.h"
 #include "reportexporter.h"
 #include "store.h"
 
@@ -109,11 +110,9 @@ QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, Re
             {QStringLiteral("fee"), units(t.fee, t.decimals)},
             {QStringLiteral("fee_atomic"), atomicText(t.fee)},
         });
-    QJsonArray volume;
-    for (const auto &[asset, sum] : s.settledVolume)
-        volume.append(QJsonObject{{QStringLiteral("asset"), asset},
-                                  {QStringLiteral("amount"), units(sum, assetDecimals(asset))},
-                                  {QStringLiteral("amount_atomic"), atomicText(sum)}});
+    QJsonArray money;
+    for (const AssetMoney &m : s.money)
+        money.append(moneyToJson(m));
     return QJsonObject{
         {QStringLiteral("file"), QFileInfo(path).absoluteFilePath()},
         {QStringLiteral("format"), text(name(format))},
@@ -125,7 +124,7 @@ QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, Re
         {QStringLiteral("refund_items"), s.refundItems},
         {QStringLiteral("totals"), totals},
         {QStringLiteral("refund_totals"), refunds},
-        {QStringLiteral("settled_volume"), volume},
+        {QStringLiteral("money"), money},
     };
 }
 
@@ -243,8 +242,8 @@ int runReportCommand(const QStringList &arguments)
                         .arg(result->invoices)
                         .arg(result->refundItems)
                         .arg(request->describeRange(), toStdout ? QString() : QStringLiteral(", written to ") + path));
-        for (const auto &[code, sum] : result->settledVolume)
-            out(stream, QStringLiteral("settled %1 %2").arg(units(sum, assetDecimals(code)), code));
+        for (const AssetMoney &m : result->money)
+            out(stream, moneyToText(m));
     }
     return ExitOk;
 }

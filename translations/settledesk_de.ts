@@ -225,7 +225,7 @@
 <context>
     <name>DisplayText</name>
     <message>
-        <location filename="../ui/displaytext.cpp" line="+39"/>
+        <location filename="../ui/displaytext.cpp" line="+41"/>
         <source>Awaiting payment</source>
         <translation>Zahlung ausstehend</translation>
     </message>
@@ -366,6 +366,36 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>ready</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nothing left to refund</source>
+        <translation>nichts mehr zu erstatten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>time-locked until block %1</source>
+        <translation>zeitgesperrt bis Block %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>time-locked until %1</source>
+        <translation>zeitgesperrt bis %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>waiting for confirmations (%1 of %2)</source>
+        <translation>wartet auf Bestätigungen (%1 von %2)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>%1: held %2 · returned %3 (network fees %4) · kept by decision %5 · kept %6 · open %7</source>
+        <translation>%1: gehalten %2 · erstattet %3 (Netzwerkgebühren %4) · per Entscheidung behalten %5 · behalten %6 · offen %7</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>ok</source>
         <translation>ok</translation>
     </message>
@@ -816,7 +846,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+36"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+37"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1057,26 +1087,43 @@
     </message>
     <message>
         <location line="+0"/>
+        <location line="+15"/>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-15"/>
         <source>First seen</source>
         <translation>Zuerst gesehen</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location line="+15"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-13"/>
         <source>Copy transaction ID</source>
         <translation>Transaktions-ID kopieren</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
+        <source>Refund items</source>
+        <translation>Erstattungsposten</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Item</source>
+        <translation>Posten</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>History</source>
         <translation>Verlauf</translation>
     </message>
@@ -1096,7 +1143,7 @@
         <translation>Ursache</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
@@ -1159,7 +1206,7 @@
         <translation>offen</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+25"/>
         <source>%1
 output %2</source>
         <translation>%1
@@ -1171,7 +1218,12 @@ Ausgang %2</translation>
         <translation>0 (im Mempool)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+8"/>
+        <source>#%1</source>
+        <translation>#%1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
@@ -1347,12 +1399,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+68"/>
-        <location line="+660"/>
+        <location line="+669"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-637"/>
+        <location line="-646"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1363,12 +1415,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+613"/>
+        <location line="+622"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-612"/>
+        <location line="-621"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1503,7 +1555,7 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+115"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
@@ -1538,7 +1590,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+72"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -2017,17 +2069,33 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundActionsDialog</name>
     <message>
-        <location filename="../ui/refundactionsdialog.cpp" line="+48"/>
+        <location filename="../ui/refundactionsdialog.cpp" line="+63"/>
         <source>Item:</source>
         <translation>Posten:</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-6"/>
+        <location line="+6"/>
         <source>#%1, %2 (%3)</source>
         <translation>Nr. %1, %2 (%3)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-5"/>
+        <source>Items:</source>
+        <translation>Posten:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Together:</source>
+        <translation>Zusammen:</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>%1 in one transaction, one network fee (invoice %2)</source>
+        <translation>%1 in einer Transaktion, eine Netzwerkgebühr (Rechnung %2)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Refund</source>
         <translation>Erstattung</translation>
     </message>
@@ -2043,13 +2111,13 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+98"/>
-        <location line="+41"/>
+        <location line="+110"/>
+        <location line="+55"/>
         <source>Check fee</source>
         <translation>Gebühr prüfen</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="-165"/>
         <source>Approve for manual payout</source>
         <translation>Für manuelle Auszahlung freigeben</translation>
     </message>
@@ -2086,11 +2154,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="-10"/>
+        <location line="+17"/>
         <source>Paid to:</source>
         <translation>Bezahlt an:</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-15"/>
         <source>0x followed by 64 hex digits</source>
         <translation>0x gefolgt von 64 Hexziffern</translation>
     </message>
@@ -2121,6 +2190,27 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+8"/>
+        <source>Rebuild refund</source>
+        <translation>Erstattung neu erstellen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stored transaction:</source>
+        <translation>Gespeicherte Transaktion:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The stored transaction cannot be relayed any more. Settledesk first asks the Monero daemon whether it can ever be mined; only if it cannot (one of its inputs is spent by another transaction) is a new one built. Nothing is sent before you confirm the fee.</source>
+        <translation>Die gespeicherte Transaktion lässt sich nicht mehr weiterleiten. Settledesk fragt zuerst den Monero-Daemon, ob sie je gemined werden kann; nur wenn nicht (einer ihrer Eingänge ist von einer anderen Transaktion ausgegeben), wird eine neue erstellt. Nichts wird gesendet, bevor Sie die Gebühr bestätigen.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+127"/>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <location line="-124"/>
         <location line="+4"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
@@ -2136,7 +2226,7 @@ Ausgang %2</translation>
         <translation>Grund:</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+46"/>
         <source>A USDT transaction id is 0x followed by 64 hex digits.</source>
         <translation>Eine USDT-Transaktions-ID ist 0x gefolgt von 64 Hexziffern.</translation>
     </message>
@@ -2166,12 +2256,27 @@ Ausgang %2</translation>
         <translation>Ungültige Adresse: %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>Asking the daemon and building the transaction…</source>
+        <translation>Daemon wird gefragt, Transaktion wird erstellt …</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Building the transaction…</source>
         <translation>Transaktion wird erstellt …</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
+        <source>The stored transaction can never be mined. The new one sends: </source>
+        <translation>Die gespeicherte Transaktion kann nie gemined werden. Die neue sendet: </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The customer receives %1; network fee %2 (items together %3).</source>
+        <translation>Der Kunde erhält %1; Netzwerkgebühr %2 (Posten zusammen %3).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The customer receives %1; network fee %2 (item %3).</source>
         <translation>Der Kunde erhält %1; Netzwerkgebühr %2 (Posten %3).</translation>
     </message>
@@ -2181,7 +2286,17 @@ Ausgang %2</translation>
         <translation>Erstattung senden</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+0"/>
+        <source>Rebuild and send</source>
+        <translation>Neu erstellen und senden</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Not rebuilt: %1</source>
+        <translation>Nicht neu erstellt: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>The wallet could not build the refund: %1</source>
         <translation>Die Wallet konnte die Erstattung nicht erstellen: %1</translation>
     </message>
@@ -2189,17 +2304,18 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundFlow</name>
     <message>
-        <location filename="../ui/refundflow.cpp" line="+17"/>
+        <location filename="../ui/refundflow.cpp" line="+24"/>
+        <location line="+25"/>
         <source>Another refund action is still running; wait for it to finish.</source>
         <translation>Eine andere Erstattungsaktion läuft noch; bitte warten, bis sie abgeschlossen ist.</translation>
     </message>
     <message>
-        <location line="+14"/>
-        <source>Refund #%1 is sent by Settledesk and was interrupted. Finish it with &quot;settledesk refunds approve %1 --yes&quot;: it relays the transaction already built, never a second one.</source>
-        <translation>Rückzahlung #%1 wird von Settledesk gesendet und wurde unterbrochen. Schließen Sie sie mit &quot;settledesk refunds approve %1 --yes&quot; ab: es sendet die bereits erstellte Transaktion, nie eine zweite.</translation>
+        <location line="-12"/>
+        <source>Refund #%1 is sent by Settledesk and was interrupted. Finish it with &quot;settledesk refunds approve %1 --yes&quot;: it relays the transaction already built, never a second one. If that transaction can no longer be relayed, use &quot;Rebuild the refund…&quot;.</source>
+        <translation>Erstattung #%1 wird von Settledesk gesendet und wurde unterbrochen. Schließen Sie sie mit &quot;settledesk refunds approve %1 --yes&quot; ab: Es leitet die bereits erstellte Transaktion weiter, nie eine zweite. Lässt sich diese Transaktion nicht mehr weiterleiten, verwenden Sie &quot;Erstattung neu erstellen …&quot;.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+46"/>
         <source>Sending refund #%1…</source>
         <translation>Erstattung #%1 wird gesendet…</translation>
     </message>
@@ -2207,6 +2323,11 @@ Ausgang %2</translation>
         <location line="+0"/>
         <source>Recording refund #%1…</source>
         <translation>Erstattung #%1 wird erfasst…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Rebuilding refund #%1…</source>
+        <translation>Erstattung #%1 wird neu erstellt …</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -2217,7 +2338,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundTableModel</name>
     <message>
-        <location filename="../ui/refundtablemodel.cpp" line="+24"/>
+        <location filename="../ui/refundtablemodel.cpp" line="+25"/>
         <location line="+1"/>
         <source>#%1</source>
         <translation>Nr. %1</translation>
@@ -2228,7 +2349,17 @@ Ausgang %2</translation>
         <translation>keine</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+35"/>
+        <source>Every payment this item holds is confirmed: it can be refunded.</source>
+        <translation>Jede Zahlung dieses Postens ist bestätigt: Er kann erstattet werden.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Refunding waits until every payment it holds has its confirmations and no time lock, so the money cannot vanish after it was sent back. Apply and dismiss stay possible.</source>
+        <translation>Die Erstattung wartet, bis jede Zahlung des Postens ihre Bestätigungen und keine Zeitsperre hat, damit das Geld nach der Rücksendung nicht verschwinden kann. Anrechnen und Verwerfen bleiben möglich.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Item</source>
         <translation>Posten</translation>
     </message>
@@ -2267,11 +2398,16 @@ Ausgang %2</translation>
         <source>Queued</source>
         <translation>Eingereiht</translation>
     </message>
+    <message>
+        <location line="+1"/>
+        <source>Refund</source>
+        <translation>Erstattung</translation>
+    </message>
 </context>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+27"/>
+        <location filename="../ui/refundspage.cpp" line="+30"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
@@ -2286,12 +2422,22 @@ Ausgang %2</translation>
         <translation>Verwerfen …</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+12"/>
+        <source>Refund together with the invoice&apos;s other items…</source>
+        <translation>Zusammen mit den anderen Posten der Rechnung erstatten …</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Record payout…</source>
         <translation>Auszahlung erfassen…</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+6"/>
+        <source>Rebuild the refund…</source>
+        <translation>Erstattung neu erstellen …</translation>
+    </message>
+    <message>
+        <location line="+123"/>
         <source>1 refund approved for a manual payout: send it, then record its transaction (right click).</source>
         <translation>1 Rückzahlung zur manuellen Auszahlung freigegeben: senden, dann ihre Transaktion erfassen (Rechtsklick).</translation>
     </message>
@@ -2301,19 +2447,29 @@ Ausgang %2</translation>
         <translation>%L1 Rückzahlungen zur manuellen Auszahlung freigegeben: senden, dann jede Transaktion erfassen (Rechtsklick).</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>The refund queue is empty.</source>
         <translation>Die Erstattungswarteschlange ist leer.</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>1 item waiting for a decision: %1</source>
-        <translation>1 Posten wartet auf eine Entscheidung: %1</translation>
+        <location line="+1"/>
+        <source>1 item waiting for a decision.</source>
+        <translation>1 Posten wartet auf eine Entscheidung.</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>%L1 items waiting for a decision: %2</source>
-        <translation>%L1 Posten warten auf eine Entscheidung: %2</translation>
+        <source>%L1 items waiting for a decision.</source>
+        <translation>%L1 Posten warten auf eine Entscheidung.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 of them waits for its confirmations.</source>
+        <translation>1 davon wartet auf seine Bestätigungen.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%L1 of them wait for their confirmations.</source>
+        <translation>%L1 davon warten auf ihre Bestätigungen.</translation>
     </message>
 </context>
 <context>

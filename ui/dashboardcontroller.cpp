@@ -27,6 +27,7 @@ DashboardController::DashboardController(MainWindow *window, const Config &confi
 
     m_refundFlow = new RefundFlow(window, config, this);
     connect(window->refundsPage(), &RefundsPage::actionRequested, m_refundFlow, &RefundFlow::start);
+    connect(window->refundsPage(), &RefundsPage::togetherRequested, m_refundFlow, &RefundFlow::startTogether);
     connect(m_refundFlow, &RefundFlow::progress, window, [window](const QString &m) { window->statusBar()->showMessage(m); });
     connect(m_refundFlow, &RefundFlow::succeeded, window, [window](const QString &m) {
         window->statusBar()->showMessage(m, 15000);
@@ -75,6 +76,7 @@ void DashboardController::start()
                   << connect(engine, &Engine::refundsLoaded, w, &MainWindow::handleRefundsLoaded, q)
                   << connect(engine, &Engine::invoicesChanged, w, &MainWindow::handleInvoicesChanged, q)
                   << connect(engine, &Engine::refundsChanged, w, &MainWindow::handleRefundsChanged, q)
+                  << connect(engine, &Engine::moneyTotalsChanged, w, &MainWindow::handleMoneyTotals, q)
                   << connect(engine, &Engine::invoiceCreated, w, &MainWindow::handleInvoiceCreated, q)
                   << connect(engine, &Engine::invoiceCreationFailed, w, &MainWindow::handleInvoiceCreationFailed, q)
                   << connect(engine, &Engine::invoiceSettled, w, &MainWindow::handleInvoiceSettled, q)
@@ -106,6 +108,9 @@ void DashboardController::start()
                   << connect(flow, &RefundFlow::applyRequested, service, &RefundService::apply, q)
                   << connect(flow, &RefundFlow::dismissRequested, service, &RefundService::dismiss, q)
                   << connect(flow, &RefundFlow::payoutRequested, service, &RefundService::payout, q)
+                  << connect(flow, &RefundFlow::quoteTogetherRequested, service, &RefundService::quoteTogether, q)
+                  << connect(flow, &RefundFlow::approveTogetherRequested, service, &RefundService::approveTogether, q)
+                  << connect(flow, &RefundFlow::rebuildRequested, service, &RefundService::rebuild, q)
                   << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();

@@ -1,7 +1,9 @@
 #include "displaytext.h"
+
 #include "uiresources.h"
 
 #include "asset.h"
+#include "decimal.h"
 
 #include <QLocale>
 
@@ -130,6 +132,41 @@ QString DisplayText::refundStatusName(RefundStatus status)
     case RefundStatus::Dismissed: return tr("Dismissed");
     }
     return QString();
+}
+
+QString DisplayText::refundReadiness(const RefundReadiness &r)
+{
+    if (r.ready)
+        return tr("ready");
+    if (r.nothingHeld)
+        return tr("nothing left to refund");
+    if (r.lockedUntilHeight)
+        return tr("time-locked until block %1").arg(*r.lockedUntilHeight);
+    if (r.lockedUntil)
+        return tr("time-locked until %1").arg(dateTime(*r.lockedUntil));
+    return tr("waiting for confirmations (%1 of %2)").arg(r.confirmations).arg(r.required);
+}
+
+QString DisplayText::moneyLine(const AssetMoney &m)
+{
+    const int d = decimals(m.asset);
+    // Exact, locale-free, trailing zeros trimmed as every amount here; kept may be below zero (money lost).
+    const auto units = [d, &m](const Decimal::Int &v) {
+        if (d < 0)
+            return QString::fromStdString(v.str());
+        const bool negative = v < 0;
+        std::string text = Decimal(negative ? Decimal::Int(-v) : v, d).toString();
+        if (text.find('.') != std::string::npos) {
+            while (text.back() == '0')
+                text.pop_back();
+            if (text.back() == '.')
+                text += '0';
+        }
+        return (negative ? QStringLiteral("-") : QString()) + QString::fromStdString(text) + QLatin1Char(' ') + m.asset;
+    };
+    const MoneyTotals &t = m.totals;
+    return tr("%1: held %2 · returned %3 (network fees %4) · kept by decision %5 · kept %6 · open %7")
+        .arg(m.asset, units(t.held), units(t.returned), units(t.fees), units(t.keptByDecision), units(t.kept), units(t.open));
 }
 
 QString DisplayText::healthName(BackendHealth health)

@@ -37,6 +37,10 @@ public:
     static QString refundReasonName(RefundReason reason);
     static QString refundReasonDescription(RefundReason reason);
     static QString refundStatusName(RefundStatus status);
+    // "ready", "waiting for confirmations (3 of 10)", "time-locked until block 1234" / "until <date>".
+    static QString refundReadiness(const RefundReadiness &readiness);
+    // One asset's money categories for the refund queue's header ("XMR: held 0.06 · returned 0.01 ...").
+    static QString moneyLine(const AssetMoney &money);
     static QString healthName(BackendHealth health);
     static QIcon healthIcon(BackendHealth health);
     static QIcon assetIcon(const QString &asset);

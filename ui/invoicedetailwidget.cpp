@@ -178,6 +178,14 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     });
     layout->addWidget(m_deposits);
 
+    // The invoice's refund items and what became of them (late money, underpaid or overpaid amounts).
+    m_refundsLabel = new QLabel(tr("Refund items"), page);
+    layout->addWidget(m_refundsLabel);
+    m_refunds = makeTable({tr("Item"), tr("Reason"), tr("Amount"), tr("Status")}, page);
+    m_refunds->setObjectName(QStringLiteral("detailRefunds"));
+    m_refunds->setMinimumHeight(60);
+    layout->addWidget(m_refunds);
+
     layout->addWidget(new QLabel(tr("History"), page));
     m_history = makeTable({tr("When"), tr("Change"), tr("Cause")}, page);
     m_history->setObjectName(QStringLiteral("detailHistory"));
@@ -199,6 +207,7 @@ void InvoiceDetailWidget::clear()
     m_row.reset();
     m_stack->setCurrentIndex(0);
     m_deposits->setRowCount(0);
+    m_refunds->setRowCount(0);
     m_history->setRowCount(0);
 }
 
@@ -257,6 +266,7 @@ void InvoiceDetailWidget::setRow(const InvoiceRow &row)
                                      : tr("open"));
     if (other) {
         m_deposits->setRowCount(0);
+        m_refunds->setRowCount(0);
         m_history->setRowCount(0);
     }
     tick();
@@ -290,6 +300,20 @@ void InvoiceDetailWidget::setRecord(const InvoiceRecord &record, const QList<Inv
         m_deposits->setItem(i, 4, item(DisplayText::depositStatusName(d.status)));
     }
     m_deposits->resizeColumnsToContents();
+
+    m_refunds->setRowCount(int(record.refundItems.size()));
+    for (int i = 0; i < record.refundItems.size(); ++i) {
+        const RefundItem &r = record.refundItems.at(i);
+        m_refunds->setItem(i, 0, item(tr("#%1").arg(r.id)));
+        m_refunds->setItem(i, 1, item(DisplayText::refundReasonName(r.reason), DisplayText::refundReasonDescription(r.reason)));
+        auto *amount = item(DisplayText::amount(r.amount, asset));
+        amount->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_refunds->setItem(i, 2, amount);
+        m_refunds->setItem(i, 3, item(DisplayText::refundStatusName(r.status), r.payoutTxid.isEmpty() ? r.note : r.payoutTxid));
+    }
+    m_refunds->resizeColumnsToContents();
+    m_refunds->setVisible(!record.refundItems.isEmpty());
+    m_refundsLabel->setVisible(!record.refundItems.isEmpty());
 
     m_history->setRowCount(int(events.size()));
     for (int i = 0; i < events.size(); ++i) {

@@ -1,5 +1,5 @@
 // The side panel for one invoice: address (copyable), amounts, windows with a live countdown, every
-// deposit with its status and the invoice's event history. Filled first from the table's compact row and
+// deposit with its status, its refund items with theirs, and the invoice's event history. Filled first from the table's compact row and
 // then from the full record and events the engine sends.
 #pragma once
 
@@ -61,6 +61,8 @@ private:
     QLabel *m_price, *m_due, *m_received, *m_balance, *m_tolerance, *m_confirmations;
     QLabel *m_created, *m_quoteEnds, *m_graceEnds, *m_closed;
     QTableWidget *m_deposits;
+    QLabel *m_refundsLabel;
+    QTableWidget *m_refunds; // the invoice's refund items with their status
     QTableWidget *m_history;
 };
 

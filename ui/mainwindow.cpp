@@ -290,6 +290,12 @@ void MainWindow::applyConfig(const Config &config)
 {
     m_config = config;
     m_notifier->setEnabled(config.notifications);
+    // Refund only what can no longer vanish: the asset's refund confirmations, no time lock, at the clock's now.
+    const auto readiness = [this](const RefundItem &item) {
+        return refundReadiness(item.holding, m_config.refundConfirmations(item.asset), m_clock->now());
+    };
+    m_refunds->setReadiness(readiness);
+    m_payouts->setReadiness(readiness);
     m_invoicesPage->detail()->setTokenContract(tokenContract(QStringLiteral("USDT")));
     scheduleOverview();
 }
@@ -305,6 +311,7 @@ void MainWindow::clearData()
     m_invoices->clear();
     m_refunds->setPending({});
     m_payouts->setPending({});
+    m_refundsPage->setMoney({});
     m_refundSpans.clear();
     m_invoicesPage->setLoadProgress(0, -1);
     scheduleOverview();
@@ -615,6 +622,8 @@ void MainWindow::handleRefundsLoaded(quint64 requestId, const QList<RefundItem> 
     m_payouts->setPending(items);
     scheduleOverview();
 }
+
+void MainWindow::handleMoneyTotals(const QList<AssetMoney> &totals) { m_refundsPage->setMoney(totals); }
 
 void MainWindow::handleRefundsChanged(const QList<RefundItem> &open)
 {

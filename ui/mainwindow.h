@@ -104,6 +104,7 @@ public Q_SLOTS:
     void handleRefundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items);
     void handleInvoicesChanged(const QList<sd::InvoiceRecord> &invoices);
     void handleRefundsChanged(const QList<sd::RefundItem> &open); // pending and refunding items
+    void handleMoneyTotals(const QList<sd::AssetMoney> &totals);   // the refund queue's header figures
     void handleInvoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
     void handleInvoiceCreationFailed(quint64 requestId, const QString &error);
     void handleInvoiceSettled(const sd::InvoiceRecord &invoice);

@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace sd::ui {
@@ -22,15 +21,6 @@ QString money(Atomic value, const QString &asset)
              : QStringLiteral("%1 %2").arg(value).arg(asset);
 }
 
-// A transaction id as the asset's explorers and wallets show it: 64 hex digits (Bitcoin, Monero), with "0x"
-// for an Ethereum (USDT) transaction hash.
-bool plausibleTxid(const QString &asset, const QString &txid)
-{
-    static const QRegularExpression hex64(QStringLiteral("^[0-9a-fA-F]{64}$"));
-    static const QRegularExpression eth(QStringLiteral("^0x[0-9a-fA-F]{64}$"));
-    return asset == QLatin1String("USDT") ? eth.match(txid).hasMatch() : hex64.match(txid).hasMatch();
-}
-
 int decimalsOf(const QString &asset)
 {
     const Asset *a = findAsset(asset.toStdString());
@@ -40,13 +30,39 @@ int decimalsOf(const QString &asset)
 } // namespace
 
 RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, bool canSend, QWidget *parent)
-    : QDialog(parent), m_item(item), m_action(action), m_canSend(canSend)
+    : QDialog(parent), m_items{item}, m_item(item), m_action(action), m_canSend(canSend)
 {
+    build(action);
+}
+
+RefundActionsDialog::RefundActionsDialog(const QList<RefundItem> &items, bool canSend, QWidget *parent)
+    : QDialog(parent), m_items(items), m_item(items.value(0)), m_action(Action::Approve), m_canSend(canSend)
+{
+    Atomic sum = 0;
+    for (const RefundItem &it : items)
+        sum = checkedAdd(sum, it.amount).value_or(sum);
+    m_item.amount = sum; // validation (fees) is against what is sent together
+    build(Action::Approve);
+}
+
+void RefundActionsDialog::build(Action action)
+{
+    const RefundItem &item = m_item;
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
     layout->addLayout(form);
-    form->addRow(tr("Item:"), new QLabel(tr("#%1, %2 (%3)").arg(item.id).arg(money(item.amount, item.asset),
-                                                                         QString::fromLatin1(name(item.reason).data()))));
+    if (m_items.size() > 1) {
+        QStringList parts;
+        for (const RefundItem &it : std::as_const(m_items))
+            parts << tr("#%1, %2 (%3)").arg(it.id).arg(money(it.amount, it.asset), QString::fromLatin1(name(it.reason).data()));
+        form->addRow(tr("Items:"), new QLabel(parts.join(QLatin1Char('\n'))));
+        form->addRow(tr("Together:"), new QLabel(tr("%1 in one transaction, one network fee (invoice %2)")
+                                                     .arg(money(item.amount, item.asset))
+                                                     .arg(item.invoiceId ? QString::number(*item.invoiceId) : QString())));
+    } else {
+        form->addRow(tr("Item:"), new QLabel(tr("#%1, %2 (%3)").arg(item.id).arg(money(item.amount, item.asset),
+                                                                             QString::fromLatin1(name(item.reason).data()))));
+    }
     m_validation = new QLabel(this);
     m_validation->setWordWrap(true);
     m_quote = new QLabel(this);
@@ -62,8 +78,8 @@ RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, 
         form->addRow(tr("Refund address:"), m_address);
         form->addRow(QString(), m_validation);
         form->addRow(QString(), m_quote);
-        m_primary = buttons->addButton(canSend ? tr("Check fee") : tr("Approve for manual payout"), QDialogButtonBox::AcceptRole);
-        if (!canSend)
+        m_primary = buttons->addButton(m_canSend ? tr("Check fee") : tr("Approve for manual payout"), QDialogButtonBox::AcceptRole);
+        if (!m_canSend)
             m_quote->setText(tr("No wallet can send %1: the refund is recorded as approved and you pay it by hand, "
                                 "then enter the payout transaction id.").arg(item.asset));
         connect(m_address, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
@@ -91,6 +107,16 @@ RefundActionsDialog::RefundActionsDialog(const RefundItem &item, Action action, 
         connect(m_txid, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
         connect(m_fee, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
         m_txid->setMinimumWidth(m_txid->fontMetrics().horizontalAdvance(QString(68, QLatin1Char('f'))) + 16);
+        break;
+    case Action::Rebuild:
+        setWindowTitle(tr("Rebuild refund"));
+        form->addRow(tr("Paid to:"), new QLabel(item.refundAddress, this));
+        form->addRow(tr("Stored transaction:"), new QLabel(item.payoutTxid, this));
+        m_quote->setText(tr("The stored transaction cannot be relayed any more. Settledesk first asks the Monero daemon "
+                            "whether it can ever be mined; only if it cannot (one of its inputs is spent by another "
+                            "transaction) is a new one built. Nothing is sent before you confirm the fee."));
+        form->addRow(QString(), m_quote);
+        m_primary = buttons->addButton(tr("Check"), QDialogButtonBox::AcceptRole);
         break;
     case Action::Dismiss:
         setWindowTitle(tr("Dismiss"));
@@ -134,12 +160,14 @@ void RefundActionsDialog::revalidate()
         m_primary->setEnabled(!reason().isEmpty());
         return;
     }
+    if (m_action == Action::Rebuild)
+        return;
     if (m_action == Action::RecordPayout) {
         QString problem;
         const QString feeText = m_fee->text().trimmed();
         if (txid().isEmpty())
             problem = QString();
-        else if (!plausibleTxid(m_item.asset, txid()))
+        else if (!txidProblem(m_item.asset, txid()).isEmpty())
             problem = m_item.asset == QLatin1String("USDT") ? tr("A USDT transaction id is 0x followed by 64 hex digits.")
                                                              : tr("A %1 transaction id is 64 hex digits.").arg(m_item.asset);
         if (problem.isEmpty() && !feeText.isEmpty()) {
@@ -175,6 +203,12 @@ void RefundActionsDialog::revalidate()
 
 void RefundActionsDialog::onPrimary()
 {
+    if (m_action == Action::Rebuild && !m_quoted) {
+        m_primary->setEnabled(false);
+        m_quote->setText(tr("Asking the daemon and building the transaction…"));
+        emit quoteRequested(m_item.refundAddress);
+        return;
+    }
     if (m_action == Action::Approve && m_canSend && !m_quoted) {
         m_primary->setEnabled(false);
         m_address->setEnabled(false);
@@ -188,20 +222,30 @@ void RefundActionsDialog::onPrimary()
 void RefundActionsDialog::showQuote(const RefundQuote &quote)
 {
     m_quoted = true;
-    m_address->setEnabled(true);
-    m_quote->setText(tr("The customer receives %1; network fee %2 (item %3).")
-                         .arg(money(quote.sendAmount, m_item.asset), money(quote.fee, m_item.asset),
-                              money(quote.itemAmount, m_item.asset)));
-    m_primary->setText(tr("Send refund"));
+    if (m_address)
+        m_address->setEnabled(true);
+    m_quote->setText((m_action == Action::Rebuild
+                          ? tr("The stored transaction can never be mined. The new one sends: ")
+                          : QString())
+                     + (quote.ids.size() > 1
+                            ? tr("The customer receives %1; network fee %2 (items together %3).")
+                            : tr("The customer receives %1; network fee %2 (item %3)."))
+                           .arg(money(quote.sendAmount, m_item.asset), money(quote.fee, m_item.asset),
+                                money(quote.itemAmount, m_item.asset)));
+    m_primary->setText(m_action == Action::Rebuild ? tr("Rebuild and send") : tr("Send refund"));
     m_primary->setEnabled(true);
 }
 
 void RefundActionsDialog::showError(const QString &message)
 {
     m_quoted = false;
-    m_address->setEnabled(true);
-    m_quote->setText(tr("The wallet could not build the refund: %1").arg(message));
-    m_primary->setText(tr("Check fee"));
+    if (m_address)
+        m_address->setEnabled(true);
+    m_quote->setText(m_action == Action::Rebuild ? tr("Not rebuilt: %1").arg(message)
+                                                 : tr("The wallet could not build the refund: %1").arg(message));
+    m_primary->setText(m_action == Action::Rebuild ? tr("Check") : tr("Check fee"));
+    if (m_action == Action::Rebuild)
+        m_primary->setEnabled(true);
     revalidate();
 }
 

@@ -19,10 +19,13 @@ class RefundActionsDialog : public QDialog
 {
     Q_OBJECT
 public:
-    enum class Action { Approve, Apply, Dismiss, RecordPayout };
+    enum class Action { Approve, Apply, Dismiss, RecordPayout, Rebuild };
 
     // `canSend`: the asset has a sending wallet (Monero); otherwise approval records a manual payout.
     RefundActionsDialog(const RefundItem &item, Action action, bool canSend, QWidget *parent = nullptr);
+    // Approve several items of one invoice together: one transaction for their sum, one fee.
+    RefundActionsDialog(const QList<RefundItem> &items, bool canSend, QWidget *parent = nullptr);
+    const QList<RefundItem> &items() const { return m_items; }
 
     void setNetwork(ChainNetwork network);
     QString address() const;
@@ -39,14 +42,17 @@ public:
 
 signals:
     // Approve with a sending wallet: build the transaction for `address` (without relaying) and call
-    // showQuote() or showError().
+    // showQuote() or showError(). Rebuild: prove the stored transaction void and build a new one (the
+    // address is the one approved before).
     void quoteRequested(const QString &address);
 
 private:
+    void build(Action action);
     void revalidate();
     void onPrimary();
 
-    RefundItem m_item;
+    QList<RefundItem> m_items;
+    RefundItem m_item; // the first of m_items; its amount is their sum
     Action m_action;
     bool m_canSend;
     AddressRules m_rules;

@@ -11,6 +11,13 @@ RefundFlow::RefundFlow(QWidget *dialogParent, const Config &config, QObject *par
 {
 }
 
+bool RefundFlow::canSend(const QString &asset) const
+{
+    // Only Monero has a sending wallet: the others are approved for a payout the merchant makes by hand.
+    const AssetConfig *a = m_config.asset(asset);
+    return asset == QLatin1String("XMR") && a && a->enabled;
+}
+
 void RefundFlow::start(const RefundItem &item, RefundsPage::Action action)
 {
     if (busy() || m_dialog) {
@@ -21,34 +28,67 @@ void RefundFlow::start(const RefundItem &item, RefundsPage::Action action)
     const DA dialogAction = action == RefundsPage::Action::Refund         ? DA::Approve
                             : action == RefundsPage::Action::Apply        ? DA::Apply
                             : action == RefundsPage::Action::RecordPayout ? DA::RecordPayout
+                            : action == RefundsPage::Action::Rebuild      ? DA::Rebuild
                                                                           : DA::Dismiss;
-    const AssetConfig *asset = m_config.asset(item.asset);
-    // Only Monero has a sending wallet: the others are approved for a payout the merchant makes by hand.
-    const bool canSend = item.asset == QLatin1String("XMR") && asset && asset->enabled;
+    const bool send = canSend(item.asset);
     if (dialogAction == DA::RecordPayout && item.asset == QLatin1String("XMR")) {
         // A Monero refund in this state was interrupted between building and relaying: only relaying the
         // transaction already built can finish it (never a second one), which the command line does.
         Q_EMIT failed(tr("Refund #%1 is sent by Settledesk and was interrupted. Finish it with "
-                         "\"settledesk refunds approve %1 --yes\": it relays the transaction already built, never a second one.")
+                         "\"settledesk refunds approve %1 --yes\": it relays the transaction already built, never a second one. "
+                         "If that transaction can no longer be relayed, use \"Rebuild the refund…\".")
                           .arg(item.id));
         return;
     }
-    auto *dialog = new RefundActionsDialog(item, dialogAction, canSend, m_parent);
+    open(new RefundActionsDialog(item, dialogAction, send, m_parent), {item.id}, dialogAction, send);
+}
+
+void RefundFlow::startTogether(const QList<RefundItem> &items)
+{
+    if (busy() || m_dialog) {
+        Q_EMIT failed(tr("Another refund action is still running; wait for it to finish."));
+        return;
+    }
+    if (items.size() < 2)
+        return;
+    QList<qint64> ids;
+    for (const RefundItem &it : items)
+        ids << it.id;
+    const bool send = canSend(items.first().asset);
+    open(new RefundActionsDialog(items, send, m_parent), ids, RefundActionsDialog::Action::Approve, send);
+}
+
+void RefundFlow::open(RefundActionsDialog *dialog, const QList<qint64> &ids, RefundActionsDialog::Action dialogAction, bool canSend)
+{
+    using DA = RefundActionsDialog::Action;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     m_dialog = dialog;
     m_quote.reset();
-    const qint64 id = item.id;
-    connect(dialog, &RefundActionsDialog::quoteRequested, this, [this, id](const QString &address) {
+    const qint64 id = ids.first();
+    const bool together = ids.size() > 1;
+    connect(dialog, &RefundActionsDialog::quoteRequested, this, [this, ids, id, together, dialogAction](const QString &address) {
         m_quote.reset();
         m_pending = nextId();
-        Q_EMIT quoteRequested(*m_pending, id, address);
+        if (dialogAction == DA::Rebuild)
+            Q_EMIT rebuildRequested(*m_pending, id, true, 0);
+        else if (together)
+            Q_EMIT quoteTogetherRequested(*m_pending, ids, address);
+        else
+            Q_EMIT quoteRequested(*m_pending, id, address);
     });
-    connect(dialog, &QDialog::accepted, this, [this, id, dialogAction, canSend, dialog] {
+    connect(dialog, &QDialog::accepted, this, [this, ids, id, together, dialogAction, canSend, dialog] {
         m_pending = nextId();
         switch (dialogAction) {
         case DA::Approve:
             Q_EMIT progress(canSend ? tr("Sending refund #%1…").arg(id) : tr("Recording refund #%1…").arg(id));
-            Q_EMIT approveRequested(*m_pending, id, dialog->address(), m_quote ? m_quote->fee : 0);
+            if (together)
+                Q_EMIT approveTogetherRequested(*m_pending, ids, dialog->address(), m_quote ? m_quote->fee : 0);
+            else
+                Q_EMIT approveRequested(*m_pending, id, dialog->address(), m_quote ? m_quote->fee : 0);
+            break;
+        case DA::Rebuild:
+            Q_EMIT progress(tr("Rebuilding refund #%1…").arg(id));
+            Q_EMIT rebuildRequested(*m_pending, id, false, m_quote ? m_quote->fee : 0);
             break;
         case DA::Apply:
             Q_EMIT applyRequested(*m_pending, id);

@@ -31,6 +31,8 @@ public:
 
 public Q_SLOTS:
     void start(const sd::RefundItem &item, sd::ui::RefundsPage::Action action);
+    // "Refund together": several pending items of one invoice, one transaction.
+    void startTogether(const QList<sd::RefundItem> &items);
     void handleQuoted(quint64 requestId, const sd::RefundQuote &quote);
     void handleFinished(quint64 requestId, const sd::RefundOutcome &outcome);
 
@@ -41,6 +43,9 @@ Q_SIGNALS:
     void applyRequested(quint64 requestId, qint64 id);
     void dismissRequested(quint64 requestId, qint64 id, const QString &reason);
     void payoutRequested(quint64 requestId, qint64 id, const QString &txid, quint64 fee);
+    void quoteTogetherRequested(quint64 requestId, const QList<qint64> &ids, const QString &address);
+    void approveTogetherRequested(quint64 requestId, const QList<qint64> &ids, const QString &address, quint64 maxFee);
+    void rebuildRequested(quint64 requestId, qint64 id, bool quoteOnly, quint64 maxFee);
     // To the window: a line for the status bar, an error worth a message box, and "the queue changed".
     void progress(const QString &message);
     void succeeded(const QString &message);
@@ -49,6 +54,8 @@ Q_SIGNALS:
 
 private:
     quint64 nextId() { return ++m_lastId; }
+    void open(RefundActionsDialog *dialog, const QList<qint64> &ids, RefundActionsDialog::Action action, bool canSend);
+    bool canSend(const QString &asset) const;
 
     QPointer<QWidget> m_parent;
     Config m_config;

@@ -5,10 +5,13 @@
 
 #include <QAction>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace sd::ui {
 
@@ -35,12 +38,25 @@ RefundsPage::RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayo
         });
         m_actions << a;
     }
+    m_refund = m_actions.first();
+    // One transaction for the pending items of one invoice (e.g. its underpaid money and a late remainder):
+    // one network fee for one customer.
+    m_together = new QAction(tr("Refund together with the invoice's other items…"), m_table);
+    connect(m_together, &QAction::triggered, this, [this] {
+        const QList<RefundItem> items = together();
+        if (items.size() > 1)
+            Q_EMIT togetherRequested(items);
+    });
+    m_actions.insert(1, m_together);
     connect(m_table, &QTableView::doubleClicked, this, [this] {
         if (m_table->contextMenuPolicy() == Qt::ActionsContextMenu)
-            m_actions.first()->trigger();
+            m_refund->trigger(); // does nothing while the item waits for its confirmations
     });
     connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateSummary);
     connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateSummary);
+    connect(model, &QAbstractItemModel::dataChanged, this, &RefundsPage::updateActions);
+    connect(model, &RefundTableModel::countChanged, this, &RefundsPage::updateActions);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentChanged, this, &RefundsPage::updateActions);
 
     if (m_payouts) {
         m_payoutLabel = new QLabel(this);
@@ -48,12 +64,20 @@ RefundsPage::RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayo
         m_payoutLabel->setWordWrap(true);
         layout->addWidget(m_payoutLabel);
         m_payoutTable = makeTable(m_payouts, QStringLiteral("payoutTable"));
+        m_payoutTable->setColumnHidden(RefundTableModel::ReadyColumn, true); // approved already
         layout->addWidget(m_payoutTable, 1);
         m_recordPayout = new QAction(tr("Record payout…"), m_payoutTable);
         connect(m_recordPayout, &QAction::triggered, this, [this] {
             if (auto item = currentItem(m_payoutTable, m_payouts))
                 Q_EMIT actionRequested(*item, Action::RecordPayout);
         });
+        // A Monero refund whose stored transaction can no longer be relayed: proved void, then built again.
+        m_rebuild = new QAction(tr("Rebuild the refund…"), m_payoutTable);
+        connect(m_rebuild, &QAction::triggered, this, [this] {
+            if (auto item = currentItem(m_payoutTable, m_payouts))
+                Q_EMIT actionRequested(*item, Action::Rebuild);
+        });
+        connect(m_payoutTable->selectionModel(), &QItemSelectionModel::currentChanged, this, &RefundsPage::updateActions);
         connect(m_payoutTable, &QTableView::doubleClicked, this, [this] {
             if (m_payoutTable->contextMenuPolicy() == Qt::ActionsContextMenu)
                 m_recordPayout->trigger();
@@ -103,11 +127,14 @@ void RefundsPage::setActionsAvailable(bool available)
             m_table->removeAction(a);
     }
     m_table->setContextMenuPolicy(available ? Qt::ActionsContextMenu : Qt::DefaultContextMenu);
+    updateActions();
     if (m_payoutTable) {
-        if (available)
-            m_payoutTable->addAction(m_recordPayout);
-        else
-            m_payoutTable->removeAction(m_recordPayout);
+        for (QAction *a : {m_recordPayout, m_rebuild}) {
+            if (available)
+                m_payoutTable->addAction(a);
+            else
+                m_payoutTable->removeAction(a);
+        }
         m_payoutTable->setContextMenuPolicy(available ? Qt::ActionsContextMenu : Qt::DefaultContextMenu);
     }
 }
@@ -126,6 +153,42 @@ std::optional<RefundItem> RefundsPage::currentItem(const QTableView *table, cons
 
 QString RefundsPage::summary() const { return m_summary->text(); }
 
+QList<RefundItem> RefundsPage::together() const
+{
+    const auto current = currentItem(m_table, m_model);
+    if (!current || !current->invoiceId)
+        return {};
+    QList<RefundItem> items;
+    for (const RefundItem &it : m_model->items())
+        if (it.invoiceId == current->invoiceId && it.asset == current->asset && it.status == RefundStatus::Pending)
+            items << it;
+    return items.size() > 1 ? items : QList<RefundItem>{};
+}
+
+void RefundsPage::setMoney(const QList<AssetMoney> &money)
+{
+    m_money = money;
+    updateSummary();
+}
+
+void RefundsPage::updateActions()
+{
+    const auto current = currentItem(m_table, m_model);
+    const RefundReadiness ready = current ? m_model->readiness(*current) : RefundReadiness{};
+    m_refund->setEnabled(current && ready.ready);
+    m_refund->setToolTip(current && !ready.ready ? DisplayText::refundReadiness(ready) : QString());
+    const QList<RefundItem> siblings = together();
+    m_together->setEnabled(!siblings.isEmpty() && std::all_of(siblings.begin(), siblings.end(), [this](const RefundItem &it) {
+        return m_model->readiness(it).ready;
+    }));
+    m_together->setVisible(!siblings.isEmpty());
+    if (m_rebuild) {
+        const auto stuck = currentItem(m_payoutTable, m_payouts);
+        m_rebuild->setVisible(stuck && !stuck->builtTx.isEmpty());
+        m_recordPayout->setVisible(!stuck || stuck->builtTx.isEmpty());
+    }
+}
+
 void RefundsPage::updateSummary()
 {
     if (m_payouts) {
@@ -136,17 +199,20 @@ void RefundsPage::updateSummary()
                                       : tr("%L1 refunds approved for a manual payout: send them, then record each transaction (right click).").arg(p));
     }
     const int n = m_model->rowCount();
-    if (n == 0) {
-        m_summary->setText(tr("The refund queue is empty."));
-        return;
-    }
-    QStringList totals;
-    const auto sums = m_model->totals();
-    for (auto it = sums.begin(); it != sums.end(); ++it)
-        totals << DisplayText::amountWithUnit(it.value(), it.key());
-    const QString joined = totals.join(QStringLiteral(" · "));
-    m_summary->setText(n == 1 ? tr("1 item waiting for a decision: %1").arg(joined)
-                              : tr("%L1 items waiting for a decision: %2").arg(n).arg(joined));
+    int waiting = 0;
+    for (const RefundItem &it : m_model->items())
+        waiting += m_model->readiness(it).ready ? 0 : 1;
+    QString head = n == 0 ? tr("The refund queue is empty.")
+                 : n == 1 ? tr("1 item waiting for a decision.")
+                          : tr("%L1 items waiting for a decision.").arg(n);
+    if (waiting > 0)
+        head += QLatin1Char(' ') + (waiting == 1 ? tr("1 of them waits for its confirmations.")
+                                                 : tr("%L1 of them wait for their confirmations.").arg(waiting));
+    // Where the money is, by the one definition the report and reconcile use (README "What the totals mean").
+    QStringList lines{head};
+    for (const AssetMoney &m : std::as_const(m_money))
+        lines << DisplayText::moneyLine(m);
+    m_summary->setText(lines.join(QLatin1Char('\n')));
 }
 
 } // namespace sd::ui

@@ -1,5 +1,6 @@
-// The refund queue page: pending items with their reason and amount, and the counts and totals per asset;
-// below them, when there are any, the refunds approved for a manual payout that is not recorded yet.
+// The refund queue page: pending items with their reason, amount and whether they can be refunded yet, and
+// the money per asset by the categories every surface shares (held, returned, kept by decision, kept); below
+// them, when there are any, the refunds approved for a payout that is not recorded yet.
 // Deciding what happens to an item (refund, apply, dismiss, record the payout) is the refund flow's.
 #pragma once
 
@@ -21,7 +22,7 @@ class RefundsPage : public QWidget
 {
     Q_OBJECT
 public:
-    enum class Action { Refund, Apply, Dismiss, RecordPayout };
+    enum class Action { Refund, Apply, Dismiss, RecordPayout, Rebuild };
 
     // `awaitingPayout` (optional): the refunding items (approved for a manual payout).
     RefundsPage(RefundTableModel *model, RefundTableModel *awaitingPayout, QWidget *parent = nullptr);
@@ -32,12 +33,19 @@ public:
     // Offers the actions (context menu, double-click) once something handles actionRequested(): the
     // refund flow owns what they do.
     void setActionsAvailable(bool available);
+    // The money categories per asset for the header (the engine pushes them with the queue).
+    void setMoney(const QList<sd::AssetMoney> &money);
+    // The current item's pending siblings that can be refunded with it (same invoice, same asset, ready).
+    QList<RefundItem> together() const;
 
 Q_SIGNALS:
     void actionRequested(const sd::RefundItem &item, sd::ui::RefundsPage::Action action);
+    // "Refund together": the pending items of one invoice and asset, in one transaction.
+    void togetherRequested(const QList<sd::RefundItem> &items);
 
 private:
     void updateSummary();
+    void updateActions(); // Refund only for money that can no longer vanish; together only with siblings
 
     static std::optional<RefundItem> currentItem(const QTableView *table, const RefundTableModel *model);
     QTableView *makeTable(RefundTableModel *model, const QString &objectName);
@@ -45,7 +53,11 @@ private:
     RefundTableModel *m_model;
     RefundTableModel *m_payouts;
     QList<QAction *> m_actions;
+    QAction *m_refund = nullptr;
+    QAction *m_together = nullptr;
     QAction *m_recordPayout = nullptr;
+    QAction *m_rebuild = nullptr;
+    QList<sd::AssetMoney> m_money;
     QLabel *m_summary;
     QTableView *m_table;
     QLabel *m_payoutLabel = nullptr;

@@ -3,6 +3,7 @@
 #include "displaytext.h"
 
 #include <QHash>
+#include <QPalette>
 #include <QSet>
 
 #include <limits>
@@ -29,8 +30,10 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         // Approved items: where the merchant is to send the money, rather than where it came from.
         case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QStringLiteral(", "));
         case QueuedColumn: return DisplayText::dateTime(it.createdAt);
+        case ReadyColumn: return DisplayText::refundReadiness(readiness(it));
         }
         return QVariant();
+    case ReadyRole: return readiness(it).ready;
     case SortRole:
         switch (index.column()) {
         case IdColumn: return it.id;
@@ -40,6 +43,7 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         case ReasonColumn: return int(it.reason);
         case TxidsColumn: return it.txids.join(QLatin1Char(','));
         case QueuedColumn: return it.createdAt;
+        case ReadyColumn: return readiness(it).ready ? -1 : qint64(readiness(it).confirmations);
         }
         return QVariant();
     case IdRole: return it.id;
@@ -53,7 +57,15 @@ QVariant RefundTableModel::data(const QModelIndex &index, int role) const
         case ReasonColumn: return DisplayText::refundReasonDescription(it.reason);
         case TxidsColumn: return m_shows == RefundStatus::Refunding ? it.refundAddress : it.txids.join(QLatin1Char('\n'));
         case AmountColumn: return DisplayText::amountWithUnit(it.amount, it.asset);
+        case ReadyColumn:
+            return readiness(it).ready ? tr("Every payment this item holds is confirmed: it can be refunded.")
+                                       : tr("Refunding waits until every payment it holds has its confirmations and no time "
+                                            "lock, so the money cannot vanish after it was sent back. Apply and dismiss stay possible.");
         }
+        return QVariant();
+    case Qt::ForegroundRole:
+        if (index.column() == ReadyColumn && !readiness(it).ready)
+            return QVariant(QPalette().color(QPalette::Disabled, QPalette::Text));
         return QVariant();
     default: return QVariant();
     }
@@ -71,8 +83,25 @@ QVariant RefundTableModel::headerData(int section, Qt::Orientation orientation, 
     case ReasonColumn: return tr("Reason");
     case TxidsColumn: return m_shows == RefundStatus::Refunding ? tr("Pay to") : tr("Transactions");
     case QueuedColumn: return tr("Queued");
+    case ReadyColumn: return tr("Refund");
     }
     return QVariant();
+}
+
+void RefundTableModel::setReadiness(Readiness readiness)
+{
+    m_readiness = std::move(readiness);
+    if (!m_items.isEmpty())
+        Q_EMIT dataChanged(index(0, ReadyColumn), index(int(m_items.size()) - 1, ReadyColumn));
+}
+
+RefundReadiness RefundTableModel::readiness(const RefundItem &item) const
+{
+    if (m_readiness)
+        return m_readiness(item);
+    RefundReadiness ready;
+    ready.ready = true;
+    return ready;
 }
 
 void RefundTableModel::setPending(const QList<RefundItem> &pending)
@@ -97,7 +126,7 @@ void RefundTableModel::setPending(const QList<RefundItem> &pending)
         RefundItem &cur = m_items[row];
         if (cur.amount != fresh.amount || cur.reason != fresh.reason || cur.txids != fresh.txids ||
             cur.invoiceId != fresh.invoiceId || cur.asset != fresh.asset || cur.createdAt != fresh.createdAt ||
-            cur.refundAddress != fresh.refundAddress) {
+            cur.refundAddress != fresh.refundAddress || cur.holding != fresh.holding || cur.builtTx != fresh.builtTx) {
             cur = fresh;
             Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
         } else {

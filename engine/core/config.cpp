@@ -13,6 +13,8 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <limits>
+
 namespace sd {
 
 namespace {
@@ -67,6 +69,14 @@ const AssetConfig *Config::asset(const QString &code) const
 AssetConfig *Config::asset(const QString &code)
 {
     return const_cast<AssetConfig *>(std::as_const(*this).asset(code));
+}
+
+std::uint32_t Config::refundConfirmations(const QString &code) const
+{
+    if (const AssetConfig *a = asset(code); a && a->refundMinConfirmations)
+        return *a->refundMinConfirmations;
+    const Asset *known = findAsset(code.toStdString());
+    return known ? known->defaultRefundConfirmations : std::numeric_limits<std::uint32_t>::max();
 }
 
 QString Config::configDirectory()
@@ -162,6 +172,7 @@ std::expected<Config, QString> Config::load(const QString &path)
         a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
         a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
         a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
         // Bitcoin Core's cookie file (used when no wallet_rpc_user is set) is BTC's backend-specific path.
         if (a.asset == QLatin1String("BTC"))
             a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
@@ -180,6 +191,12 @@ std::expected<Config, QString> Config::load(const QString &path)
                         readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
                         readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
                         readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+        quint32 refundConfirmations = known.defaultRefundConfirmations;
+        if (ok && s.contains(QStringLiteral("refund_min_confirmations"))) {
+            if (!readInt(s, QStringLiteral("refund_min_confirmations"), refundConfirmations, 0, 1000, error))
+                return std::unexpected(error);
+            a.refundMinConfirmations = refundConfirmations;
+        }
         if (!ok)
             return std::unexpected(error);
         a.quoteWindow = Seconds(quote);
@@ -250,6 +267,10 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
         if (!AssetConfig::networks(a.asset).isEmpty())
             s.setValue(QStringLiteral("network"), a.network);
+        if (a.refundMinConfirmations)
+            s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
+        if (!a.daemonRpcUrl.isEmpty())
+            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
         if (!a.extra1.isEmpty())
             s.setValue(QStringLiteral("token_contract"), a.extra1);
         if (!a.extra2.isEmpty())

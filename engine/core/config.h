@@ -30,6 +30,13 @@ struct AssetConfig
     quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
     // network (XMR, BTC): the chain the wallet must be on; connection tests compare (networks() lists them).
     QString network = QStringLiteral("mainnet");
+    // refund_min_confirmations: confirmations every deposit of a refund item needs before its money is handed
+    // back; unset: the asset's default (XMR 10, when Monero outputs become spendable; BTC 3; USDT 12). Read it
+    // through Config::refundConfirmations.
+    std::optional<quint32> refundMinConfirmations;
+    // daemon_rpc_url (Monero): monerod's RPC, e.g. http://127.0.0.1:18081; `refunds rebuild` asks it whether a
+    // stored refund can still be mined (is_key_image_spent, get_transactions). Empty: rebuild is unavailable.
+    QString daemonRpcUrl;
     QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
 
     // The values `network` may take for `asset` (empty: the asset has no such setting).
@@ -85,6 +92,8 @@ struct Config
 
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);
+    // refund_min_confirmations of an asset: its section's, else the asset's default (XMR 10, BTC 3, USDT 12).
+    std::uint32_t refundConfirmations(const QString &code) const;
 
     static QString configDirectory();    // ~/.config/settledesk: the INI file and the dashboard's layout
     static QString defaultPath();        // ~/.config/settledesk/settledesk.ini

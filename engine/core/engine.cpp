@@ -136,6 +136,7 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::RateQuote>();
     qRegisterMetaType<sd::ConnectionCheckRequest>();
     qRegisterMetaType<sd::ConnectionCheckResult>();
+    qRegisterMetaType<QList<sd::AssetMoney>>();
 }
 
 void Engine::fetchRate(quint64 requestId, const QString &asset, const QString &fiat)
@@ -440,6 +441,8 @@ void Engine::loadRefunds(quint64 requestId)
     if (!items)
         return Q_EMIT loadFailed(requestId, items.error().message);
     Q_EMIT refundsLoaded(requestId, *items);
+    if (auto totals = d->store->moneyTotals({}))
+        Q_EMIT moneyTotalsChanged(*totals);
 }
 
 void Engine::pollNow()
@@ -566,8 +569,9 @@ void Engine::Private::poll(BackendSlot &slot)
         return;
     }
     // Re-examine the last blocks on every poll so reorgs and confirmations are seen; enough of them to
-    // follow a deposit until it has the confirmations the asset requires.
-    const quint64 depth = std::max<quint64>(slot.config.reorgDepth, quint64(slot.config.minConfirmations) + 1);
+    // follow a deposit until it has the confirmations the asset requires, for its invoice and for a refund.
+    const quint64 depth = std::max<quint64>({quint64(slot.config.reorgDepth), quint64(slot.config.minConfirmations) + 1,
+                                             quint64(config.refundConfirmations(slot.config.asset)) + 1});
     const quint64 cursorHeight = *cursor ? (*cursor)->height : 0;
     slot.inflightFrom = cursorHeight > depth ? cursorHeight - depth : 0;
     slot.inflight = nextRequest++;
@@ -725,7 +729,9 @@ void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
             refundsTouched = true;
         if (o.alert)
             Q_EMIT q->alert(o.message);
-        if (o.refundId && o.kind == RecordOutcome::RoutedToRefund) {
+        // Every arrival in the queue: late and unmatched money, and the items an invoice transition opens
+        // (overpaid, underpaid_expired).
+        if (o.refundId && o.queued) {
             if (auto item = store->refund(*o.refundId))
                 Q_EMIT q->refundQueued(*item);
         }
@@ -756,6 +762,9 @@ void Engine::Private::emitOpenRefunds()
     auto refunding = store->refunds(RefundStatus::Refunding);
     if (pending && refunding)
         Q_EMIT q->refundsChanged(*pending + *refunding);
+    // The queue's header figures, by the one definition of the categories (held, returned, kept...).
+    if (auto totals = store->moneyTotals({}))
+        Q_EMIT q->moneyTotalsChanged(*totals);
 }
 
 // Another process or machine may write: a cheap token check, then only the invoices updated since.

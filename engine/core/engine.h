@@ -84,6 +84,8 @@ Q_SIGNALS:
     // A deposit settled an invoice / money landed in the refund queue: for notifications.
     void invoiceSettled(const sd::InvoiceRecord &invoice);
     void refundQueued(const sd::RefundItem &item);
+    // The money categories per asset (held, returned, kept...; refundpolicy.h), pushed with refundsChanged.
+    void moneyTotalsChanged(const QList<sd::AssetMoney> &totals);
     void alert(const QString &message); // e.g. a deposit reversed after settlement
 
     void backendStatusChanged(const sd::BackendStatus &status);
@@ -103,3 +105,4 @@ Q_DECLARE_METATYPE(sd::InvoiceEventRecord)
 Q_DECLARE_METATYPE(sd::RefundItem)
 Q_DECLARE_METATYPE(sd::BackendStatus)
 Q_DECLARE_METATYPE(sd::WalletSnapshot)
+Q_DECLARE_METATYPE(sd::AssetMoney)

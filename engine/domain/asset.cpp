@@ -16,9 +16,9 @@ bool sameCode(std::string_view a, std::string_view b)
 
 AssetRegistry::AssetRegistry()
     : m_assets{
-          {"XMR", "Monero", 12, "piconero", 1, "monero"},
-          {"BTC", "Bitcoin", 8, "satoshi", 1, "bitcoin"},
-          {"USDT", "Tether USD (ERC-20)", 6, "micro-USDT", 12, "ethereum"},
+          {"XMR", "Monero", 12, "piconero", 1, "monero", 10},
+          {"BTC", "Bitcoin", 8, "satoshi", 1, "bitcoin", 3},
+          {"USDT", "Tether USD (ERC-20)", 6, "micro-USDT", 12, "ethereum", 12},
       }
 {
 }

@@ -16,6 +16,9 @@ struct Asset
     std::string atomicUnit;        // "piconero"
     std::uint32_t defaultConfirmations = 1;
     std::string uriScheme;         // payment URI scheme ("monero", "bitcoin", "ethereum")
+    // Confirmations the deposits of a refund item need before their money is handed back (refund_min_confirmations):
+    // Monero's outputs are spendable after 10; 3 for Bitcoin; 12 for an ERC-20 token.
+    std::uint32_t defaultRefundConfirmations = 10;
 };
 
 // The built-in assets plus any registered at run time. Codes are case-insensitive on lookup.

@@ -121,7 +121,7 @@ std::optional<Rejection> admissionCheck(const Invoice &invoice, const Deposit &d
     if (invoice.state == InvoiceState::Expired || invoice.state == InvoiceState::UnderpaidExpired)
         return reject(RejectionKind::InvoiceClosed, "the invoice is " + std::string(name(invoice.state)) +
                                                         "; the deposit belongs in the refund queue");
-    if (pastHardBoundary(invoice, d.effectiveAt))
+    if (pastHardBoundary(invoice, d.effectiveAt) && !d.accepted)
         return reject(RejectionKind::LateDeposit,
                       "the deposit was first seen after the invoice's hard boundary; it belongs in the refund queue");
     return std::nullopt;

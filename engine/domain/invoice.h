@@ -71,6 +71,8 @@ struct Deposit
     TimePoint effectiveAt{}; // earliest time it was seen: pool first-seen, block time, or first observation
     std::uint32_t confirmations = 0;
     DepositStatus status = DepositStatus::Counted;
+    // A person accepted it for its invoice (refunds apply): it counts whenever it was first seen.
+    bool accepted = false;
 };
 
 struct InvoiceTerms

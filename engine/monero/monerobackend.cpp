@@ -13,8 +13,6 @@ namespace {
 // Unix times above this are not block times a wallet can report (year 2286); refusing them keeps the
 // conversion to milliseconds far from overflow.
 constexpr quint64 MaxTimestamp = 9999999999ULL;
-// Monero's unlock_time: below this it is a block height, from it on a unix time.
-constexpr quint64 UnlockTimeIsTimestamp = 500000000ULL;
 
 QString depositOutput(const MoneroSubaddressIndex &index)
 {
@@ -146,6 +144,7 @@ RpcResult<WalletSnapshot> MoneroBackend::buildSnapshot(const MoneroTransfers &tr
         o.effectiveAt = TimePoint(std::chrono::milliseconds(qint64(t.timestamp) * 1000));
         o.address = t.address;
         o.addressIndex = t.subaddrIndex.minor;
+        o.unlockTime = t.unlockTime; // kept with the deposit: its money is never refunded while a lock holds it
         if (!isPool) {
             o.height = t.height;
             o.confirmations = std::uint32_t(std::min<quint64>(t.confirmations, std::numeric_limits<std::uint32_t>::max()));

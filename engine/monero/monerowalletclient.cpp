@@ -70,6 +70,15 @@ MoneroBuiltTransfer readBuiltTransfer(JsonReader &r)
     t.amount = r.uint64(u"amount");
     t.fee = r.uint64(u"fee");
     t.metadata = r.stringOr(u"tx_metadata");
+    if (r.has(u"spent_key_images")) {
+        JsonReader spent = r.object(u"spent_key_images");
+        for (JsonReader &k : spent.arrayOr(u"key_images")) {
+            const QString image = k.value().toString();
+            if (!isTxid(image)) // a key image is 32 bytes of hex, like a txid
+                k.fail(QStringLiteral("key image \"%1\" is not 64 hex digits").arg(image.left(80)));
+            t.keyImages << image.toLower();
+        }
+    }
     return t;
 }
 

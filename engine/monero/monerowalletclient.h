@@ -8,6 +8,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <optional>
@@ -93,6 +94,7 @@ struct MoneroBuiltTransfer
     Atomic amount = 0; // sum of the destinations
     Atomic fee = 0;
     QString metadata;  // hex tx_metadata for relay_tx (always requested)
+    QStringList keyImages; // spent_key_images: the inputs it spends (a conflicting mined spend proves it void)
 };
 
 struct MoneroAddressCheck

@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QCryptographicHash>
+#include <QRegularExpression>
 
 #include <cstdint>
 #include <cstring>
@@ -292,6 +293,15 @@ AddressVerdict validateAddress(const QString &asset, const QString &address, con
     if (a == QLatin1String("USDT") || a == QLatin1String("ETH"))
         return validateEthereumAddress(address);
     return bad(QStringLiteral("no address rules for asset %1").arg(asset));
+}
+
+QString txidProblem(const QString &asset, const QString &txid)
+{
+    static const QRegularExpression hex64(QStringLiteral("^[0-9a-fA-F]{64}$"));
+    static const QRegularExpression eth(QStringLiteral("^0x[0-9a-fA-F]{64}$"));
+    if (asset.compare(QLatin1String("USDT"), Qt::CaseInsensitive) == 0)
+        return eth.match(txid).hasMatch() ? QString() : QStringLiteral("a USDT transaction id is 0x followed by 64 hex digits");
+    return hex64.match(txid).hasMatch() ? QString() : QStringLiteral("a %1 transaction id is 64 hex digits").arg(asset.toUpper());
 }
 
 } // namespace sd

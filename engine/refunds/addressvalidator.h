@@ -31,6 +31,11 @@ AddressVerdict validateMoneroAddress(const QString &address, ChainNetwork networ
 AddressVerdict validateBitcoinAddress(const QString &address, ChainNetwork network);
 AddressVerdict validateEthereumAddress(const QString &address);
 
+// A payout's transaction id as the asset's wallets and explorers show it: 64 hex digits (Monero, Bitcoin),
+// "0x" + 64 hex digits for an Ethereum (USDT) transaction hash. Empty when it is one, else why not (plain
+// English, for the merchant). The CLI's `refunds payout` and the dashboard's dialog both ask this.
+QString txidProblem(const QString &asset, const QString &txid);
+
 // Helpers exposed for tests.
 QString eip55Checksummed(const QString &hexAddress); // "0x" + EIP-55 mixed case of the 40 hex digits
 std::optional<ChainNetwork> parseChainNetwork(const QString &text);

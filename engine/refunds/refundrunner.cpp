@@ -1,5 +1,7 @@
 #include "refundrunner.h"
 
+#include "asset.h"
+#include "moneroprobe.h"
 #include "monerowalletclient.h"
 
 #include <QEventLoop>
@@ -7,6 +9,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <unistd.h>
 
 namespace sd {
@@ -80,100 +83,167 @@ MoneroWalletClient *RefundRunner::wallet(QString *error)
     return m_wallet;
 }
 
+std::uint32_t RefundRunner::requiredConfirmations(const QString &asset) const { return m_config.refundConfirmations(asset); }
+
 RefundOutcome RefundRunner::approve(qint64 id, const QString &address, const Confirm &confirm)
 {
-    auto current = m_store->refund(id);
-    if (!current)
-        return fromStore(current.error());
-    const RefundItem item = *current;
-    switch (item.status) {
-    case RefundStatus::Refunded:
-        return {RefundOutcome::Refused, QStringLiteral("refund %1 was already paid out (txid %2)").arg(id).arg(item.payoutTxid), item};
-    case RefundStatus::Applied:
-    case RefundStatus::Dismissed:
-        return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2; it cannot be refunded")
-                                            .arg(id).arg(QString::fromLatin1(name(item.status).data())), item};
-    case RefundStatus::Refunding:
+    return run({id}, address, confirm, nullptr);
+}
+
+RefundOutcome RefundRunner::approve(const QList<qint64> &ids, const QString &address, const Confirm &confirm)
+{
+    return run(ids, address, confirm, nullptr);
+}
+
+RefundOutcome RefundRunner::quote(const QList<qint64> &ids, const QString &address, RefundQuote *quote)
+{
+    return run(ids, address, {}, quote);
+}
+
+std::expected<QList<RefundItem>, RefundOutcome> RefundRunner::groupOf(const RefundItem &item)
+{
+    if (!item.groupId || !item.invoiceId)
+        return QList<RefundItem>{item};
+    auto all = m_store->refundsOfInvoice(*item.invoiceId);
+    if (!all)
+        return std::unexpected(fromStore(all.error()));
+    QList<RefundItem> members;
+    for (const RefundItem &r : *all)
+        if (r.groupId == item.groupId)
+            members << r;
+    return members;
+}
+
+RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address, const Confirm &confirm, RefundQuote *quoteOnly)
+{
+    if (ids.isEmpty())
+        return {RefundOutcome::Invalid, QStringLiteral("give the refund item to refund"), {}, {}};
+    QList<RefundItem> items;
+    for (qint64 id : ids) {
+        auto current = m_store->refund(id);
+        if (!current)
+            return fromStore(current.error());
+        items << *current;
+    }
+    const RefundItem &item = items.first();
+    const qint64 id = item.id;
+    for (const RefundItem &it : items) {
+        switch (it.status) {
+        case RefundStatus::Refunded:
+            return {RefundOutcome::Refused, QStringLiteral("refund %1 was already paid out (txid %2)").arg(it.id).arg(it.payoutTxid), it, {}};
+        case RefundStatus::Applied:
+        case RefundStatus::Dismissed:
+            return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2; it cannot be refunded")
+                                                .arg(it.id).arg(QString::fromLatin1(name(it.status).data())), it, {}};
+        case RefundStatus::Refunding:
+            if (quoteOnly)
+                // A quote never sends: not even the transaction an interrupted approval stored.
+                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already approved, to %2; nothing was built or sent. "
+                                                               "%3")
+                                                    .arg(it.id)
+                                                    .arg(it.refundAddress,
+                                                         it.builtTx.isEmpty()
+                                                             ? QStringLiteral("Record its payout once it is sent.")
+                                                             : QStringLiteral("Finish it with `settledesk refunds approve %1 --yes`, which "
+                                                                              "relays the transaction already built.").arg(it.id)),
+                        it, {}};
+            if (it.groupId != item.groupId || (!it.groupId && items.size() > 1))
+                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(it.id), it, {}};
+            break;
+        case RefundStatus::Pending:
+            if (item.status != RefundStatus::Pending)
+                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(item.id), item, {}};
+            break;
+        }
+    }
+    if (item.status == RefundStatus::Refunding) {
         // A crash or a second click after the transaction was built: relay the stored one, never a new one.
         if (item.builtTx.isEmpty())
             return {RefundOutcome::Manual, QStringLiteral("refund %1 is approved for manual payout to %2; "
                                                           "enter the payout txid with `settledesk refunds payout`")
-                                               .arg(id).arg(item.refundAddress), item};
+                                               .arg(id).arg(item.refundAddress), item, items};
         return relayStored(item);
-    case RefundStatus::Pending:
-        break;
     }
 
     const AddressVerdict verdict = validateAddress(item.asset, address, m_rules);
     if (!verdict.valid)
-        return {RefundOutcome::Invalid, QStringLiteral("refund address refused: %1").arg(verdict.error), item};
+        return {RefundOutcome::Invalid, QStringLiteral("refund address refused: %1").arg(verdict.error), item, {}};
+    Atomic total = item.amount;
+    if (items.size() > 1) {
+        std::vector<GroupMember> members;
+        for (const RefundItem &it : items)
+            members.push_back(GroupMember{it.id, it.invoiceId, it.asset.toStdString(), it.status, it.amount});
+        auto sum = groupTotal(members);
+        if (!sum)
+            return {RefundOutcome::Invalid, QString::fromStdString(sum.error()), item, {}};
+        total = *sum;
+    }
+    // Only money that can no longer vanish leaves: enough confirmations, no time lock on any held deposit.
+    const std::uint32_t required = requiredConfirmations(item.asset);
+    for (const RefundItem &it : items) {
+        const RefundReadiness ready = refundReadiness(it.holding, required, now());
+        if (!ready.ready)
+            return {RefundOutcome::Refused, QStringLiteral("refund %1 cannot be sent yet: %2 (apply and dismiss stay possible)")
+                                                .arg(it.id)
+                                                .arg(QString::fromStdString(describe(ready))),
+                    it, {}};
+    }
+    QList<RefundMove> moves;
+    for (const RefundItem &it : items)
+        moves << RefundMove{it.id, RefundItem{}, RefundGuard{it.amount, required}};
+    QList<qint64> itemIds;
+    for (const RefundItem &it : items)
+        itemIds << it.id;
 
     if (!hasSendingWallet(item.asset)) {
-        RefundQuote quote{item.amount, item.amount, 0, address, item.asset};
-        if (confirm && !confirm(quote))
-            return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded"), item};
-        RefundItem update = item;
-        update.refundAddress = address;
-        update.note = QStringLiteral("approved for manual payout");
-        auto moved = m_store->advanceRefund(id, RefundStatus::Refunding, update, m_actor, now());
+        const RefundQuote q{total, total, 0, address, item.asset, itemIds};
+        if (quoteOnly) {
+            *quoteOnly = q;
+            return {RefundOutcome::Declined, QStringLiteral("a quote: nothing recorded"), item, items};
+        }
+        if (confirm && !confirm(q))
+            return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded"), item, {}};
+        for (RefundMove &m : moves) {
+            m.update.refundAddress = address;
+            m.update.note = QStringLiteral("approved for manual payout");
+        }
+        auto moved = m_store->advanceRefunds(moves, RefundStatus::Refunding, m_actor, now());
         if (!moved)
             return fromStore(moved.error());
         return {RefundOutcome::Manual, QStringLiteral("refund %1 approved for manual payout: pay %2 to %3, then run "
                                                       "`settledesk refunds payout %1 --txid TXID`")
-                                           .arg(id).arg(item.amount).arg(address), *moved};
+                                           .arg(id).arg(total).arg(address), moved->first(), *moved};
     }
 
-    QString error;
-    MoneroWalletClient *client = wallet(&error);
-    if (!client)
-        return {RefundOutcome::Unreachable, error, item};
-    const quint32 account = m_config.asset(QStringLiteral("XMR"))->accountIndex;
-    // The amount sent is the item minus the fee, and the fee depends on the transaction (its inputs): build,
-    // read the fee, rebuild for amount - fee until the two add up to exactly the item (the 0.18 wallet's
-    // transfer has no subtract_fee_from_outputs). Should the fee keep moving between two input sets, the
-    // build that sends the most without exceeding the item wins; the few atomic units left stay in the
-    // wallet. Unrelayed builds lock nothing and are simply dropped.
-    Atomic send = item.amount;
-    std::optional<MoneroBuiltTransfer> built;
-    for (int attempt = 0; attempt < 6; ++attempt) {
-        MoneroTransferRequest request;
-        request.destinations = {MoneroDestination{address, send}};
-        request.accountIndex = account;
-        request.doNotRelay = true;
-        auto result = await<MoneroBuiltTransfer>([&](auto done) { client->transfer(request, done, 120000); });
-        if (!result) {
-            const bool down = result.error().kind != RpcError::Rpc;
-            return {down ? RefundOutcome::Unreachable : RefundOutcome::Refused,
-                    QStringLiteral("the wallet could not build the refund: %1").arg(result.error().message), item};
-        }
-        if (result->fee >= item.amount)
-            return {RefundOutcome::Refused, QStringLiteral("the network fee (%1) is not less than the item (%2): dismiss it as dust")
-                                                .arg(result->fee).arg(item.amount), item};
-        const bool fits = result->amount <= item.amount - result->fee;
-        if (fits && (!built || result->amount > built->amount))
-            built = *result;
-        if (fits && result->amount == item.amount - result->fee)
-            break; // exact: the customer gets the item minus this transaction's fee
-        const Atomic next = item.amount - result->fee;
-        if (next == send)
-            break; // the same request again would build the same transaction
-        send = next;
-    }
+    auto built = build(address, total, item);
     if (!built)
-        return {RefundOutcome::Refused, QStringLiteral("the fee kept changing; try again"), item};
-
-    const RefundQuote quote{item.amount, built->amount, built->fee, address, item.asset};
-    if (confirm && !confirm(quote))
-        return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded, nothing sent"), item};
+        return built.error();
+    const RefundQuote q{total, built->amount, built->fee, address, item.asset, itemIds};
+    if (quoteOnly) {
+        *quoteOnly = q;
+        return {RefundOutcome::Declined, QStringLiteral("a quote: nothing stored, nothing sent"), item, items};
+    }
+    if (confirm && !confirm(q))
+        return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded, nothing sent"), item, {}};
 
     // Phase 1: the built tx is stored before it can reach the network. The store's compare-and-set on the
-    // status makes a second, concurrent approver lose with Conflict; it never relays.
-    RefundItem update = item;
-    update.refundAddress = address;
-    update.payoutTxid = built->txid;
-    update.fee = built->fee;
-    update.builtTx = built->metadata;
-    auto stored = m_store->advanceRefund(id, RefundStatus::Refunding, update, m_actor, now());
+    // status and amount makes a second, concurrent approver (or a changed item) lose with Conflict; it never
+    // relays. Several items share the transaction and its fee.
+    std::vector<Atomic> amounts;
+    for (const RefundItem &it : items)
+        amounts.push_back(it.amount);
+    const auto shares = splitFee(amounts, built->fee);
+    if (!shares)
+        return {RefundOutcome::Refused, QStringLiteral("the network fee is larger than the refund"), item, {}};
+    for (qsizetype i = 0; i < moves.size(); ++i) {
+        RefundItem &u = moves[i].update;
+        u.refundAddress = address;
+        u.payoutTxid = built->txid;
+        u.fee = (*shares)[std::size_t(i)];
+        u.builtTx = built->metadata;
+        u.keyImages = built->keyImages;
+    }
+    auto stored = m_store->advanceRefunds(moves, RefundStatus::Refunding, m_actor, now());
     if (!stored)
         return fromStore(stored.error());
 
@@ -182,21 +252,83 @@ RefundOutcome RefundRunner::approve(qint64 id, const QString &address, const Con
     if (qEnvironmentVariable("SETTLEDESK_TEST_CRASH_AFTER_BUILD") == QLatin1String("1"))
         ::_exit(99);
 
-    return relayStored(*stored);
+    return relayStored(stored->first());
 }
 
-RefundOutcome RefundRunner::relayStored(const RefundItem &item)
+std::expected<MoneroBuiltTransfer, RefundOutcome> RefundRunner::build(const QString &address, Atomic total, const RefundItem &item)
 {
     QString error;
     MoneroWalletClient *client = wallet(&error);
     if (!client)
-        return {RefundOutcome::Unreachable, error, item};
+        return std::unexpected(RefundOutcome{RefundOutcome::Unreachable, error, item, {}});
+    const quint32 account = m_config.asset(QStringLiteral("XMR"))->accountIndex;
+    // The amount sent is the item minus the fee, and the fee depends on the transaction (its inputs): build,
+    // read the fee, rebuild for amount - fee until the two add up to exactly the item (the 0.18 wallet's
+    // transfer has no subtract_fee_from_outputs). Should the fee keep moving between two input sets, the
+    // build that sends the most without exceeding the item wins; the few atomic units left stay in the
+    // wallet. Unrelayed builds lock nothing and are simply dropped.
+    Atomic send = total;
+    std::optional<MoneroBuiltTransfer> built;
+    bool probing = false;
+    for (int attempt = 0; attempt < 7; ++attempt) {
+        MoneroTransferRequest request;
+        request.destinations = {MoneroDestination{address, send}};
+        request.accountIndex = account;
+        request.doNotRelay = true;
+        auto result = await<MoneroBuiltTransfer>([&](auto done) { client->transfer(request, done, 120000); });
+        // The whole item plus a fee may be more than the account holds (the refund's own money is often all
+        // of it): learn the fee from a build of half of it, then build the item minus that fee.
+        // wallet_rpc_server's WALLET_RPC_ERROR_CODE_NOT_ENOUGH_MONEY and ..._NOT_ENOUGH_UNLOCKED_MONEY.
+        constexpr int NotEnoughMoney = -17, NotEnoughUnlockedMoney = -37;
+        const bool short_ = !result && result.error().kind == RpcError::Rpc &&
+                            (result.error().code == NotEnoughMoney || result.error().code == NotEnoughUnlockedMoney);
+        if (short_ && !built && send == total && total > 1) {
+            send = total / 2;
+            probing = true; // only its fee is used: never sent
+            continue;
+        }
+        if (!result) {
+            const bool down = result.error().kind != RpcError::Rpc;
+            return std::unexpected(RefundOutcome{down ? RefundOutcome::Unreachable : RefundOutcome::Refused,
+                                                 QStringLiteral("the wallet could not build the refund: %1").arg(result.error().message),
+                                                 item, {}});
+        }
+        if (result->fee >= total)
+            return std::unexpected(RefundOutcome{RefundOutcome::Refused,
+                                                 QStringLiteral("the network fee (%1) is not less than the refund (%2): dismiss it as dust")
+                                                     .arg(result->fee).arg(total),
+                                                 item, {}});
+        const bool fits = result->amount <= total - result->fee && !probing;
+        probing = false;
+        if (fits && (!built || result->amount > built->amount))
+            built = *result;
+        if (fits && result->amount == total - result->fee)
+            break; // exact: the customer gets the item minus this transaction's fee
+        const Atomic next = total - result->fee;
+        if (next == send)
+            break; // the same request again would build the same transaction
+        send = next;
+    }
+    if (!built)
+        return std::unexpected(RefundOutcome{RefundOutcome::Refused, QStringLiteral("the fee kept changing; try again"), item, {}});
+    return *built;
+}
+
+RefundOutcome RefundRunner::relayStored(const RefundItem &item)
+{
+    auto members = groupOf(item);
+    if (!members)
+        return members.error();
+    QString error;
+    MoneroWalletClient *client = wallet(&error);
+    if (!client)
+        return {RefundOutcome::Unreachable, error, item, {}};
     auto relayed = await<QString>([&](auto done) { client->relayTx(item.builtTx, done); });
     if (!relayed) {
         if (relayed.error().kind != RpcError::Rpc)
             return {RefundOutcome::Unreachable, QStringLiteral("relay failed, the refund stays `refunding` (run approve "
                                                                "again to retry the same transaction): %1")
-                                                    .arg(relayed.error().message), item};
+                                                    .arg(relayed.error().message), item, {}};
         // The wallet refuses a transaction it already relayed: success if the wallet knows the txid as sent.
         MoneroTransferQuery query;
         query.in = false;
@@ -209,23 +341,126 @@ RefundOutcome RefundRunner::relayStored(const RefundItem &item)
                 for (const MoneroTransfer &t : *list)
                     known = known || t.txid == item.payoutTxid;
         if (!known)
-            return {RefundOutcome::Refused, QStringLiteral("the wallet refused to relay the stored refund %1: %2")
-                                                .arg(item.payoutTxid, relayed.error().message), item};
+            return {RefundOutcome::Refused, QStringLiteral("the wallet refused to relay the stored refund %1: %2. If it can "
+                                                           "never be mined (its inputs were spent by another transaction), "
+                                                           "`settledesk refunds rebuild %3` builds a new one.")
+                                                .arg(item.payoutTxid, relayed.error().message)
+                                                .arg(item.id),
+                    item, {}};
     } else if (*relayed != item.payoutTxid) {
         return {RefundOutcome::Refused, QStringLiteral("the wallet relayed txid %1, expected the stored %2")
-                                            .arg(*relayed, item.payoutTxid), item};
+                                            .arg(*relayed, item.payoutTxid), item, {}};
     }
-    RefundItem update = item;
-    auto done = m_store->advanceRefund(item.id, RefundStatus::Refunded, update, m_actor, now());
+    QList<RefundMove> moves;
+    for (const RefundItem &m : *members)
+        moves << RefundMove{m.id, RefundItem{}, RefundGuard{m.amount, std::nullopt}};
+    auto done = m_store->advanceRefunds(moves, RefundStatus::Refunded, m_actor, now());
     if (!done) {
         // Someone else completed it in the meantime: the money went once, the outcome is the same.
         auto again = m_store->refund(item.id);
         if (again && again->status == RefundStatus::Refunded)
-            return {RefundOutcome::Done, QStringLiteral("refund %1 sent (txid %2)").arg(item.id).arg(again->payoutTxid), *again};
+            return {RefundOutcome::Done, QStringLiteral("refund %1 sent (txid %2)").arg(item.id).arg(again->payoutTxid), *again, {}};
         return fromStore(done.error());
     }
+    Atomic amount = 0, fee = 0;
+    QStringList ids;
+    for (const RefundItem &m : *done) {
+        amount += m.amount;
+        fee += m.fee;
+        ids << QString::number(m.id);
+    }
     return {RefundOutcome::Done, QStringLiteral("refund %1 sent: %2 atomic units, fee %3, txid %4")
-                                     .arg(item.id).arg(done->amount - done->fee).arg(done->fee).arg(done->payoutTxid), *done};
+                                     .arg(ids.join(QStringLiteral(", ")))
+                                     .arg(amount - fee)
+                                     .arg(fee)
+                                     .arg(item.payoutTxid),
+            done->first(), *done};
+}
+
+RefundOutcome RefundRunner::rebuild(qint64 id, const Confirm &confirm)
+{
+    auto current = m_store->refund(id);
+    if (!current)
+        return fromStore(current.error());
+    const RefundItem item = *current;
+    if (item.status != RefundStatus::Refunding || item.builtTx.isEmpty() || item.payoutTxid.isEmpty())
+        return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2%3: only a Monero refund stuck with its stored transaction "
+                                                       "can be rebuilt")
+                                            .arg(id)
+                                            .arg(QString::fromLatin1(name(item.status).data()),
+                                                 item.status == RefundStatus::Refunding ? QStringLiteral(" without a stored transaction")
+                                                                                        : QString()),
+                item, {}};
+    if (!hasSendingWallet(item.asset))
+        return {RefundOutcome::Invalid, QStringLiteral("no %1 wallet is configured to send the rebuilt refund").arg(item.asset), item, {}};
+    const AssetConfig *cfg = m_config.asset(item.asset);
+    if (cfg->daemonRpcUrl.isEmpty())
+        return {RefundOutcome::Invalid, QStringLiteral("rebuilding needs the daemon's RPC to prove the stored transaction can "
+                                                       "never be mined: set daemon_rpc_url in [xmr]"),
+                item, {}};
+    auto members = groupOf(item);
+    if (!members)
+        return members.error();
+    if (!m_nam)
+        m_nam = new QNetworkAccessManager;
+    MoneroSpendProbe probe(m_nam, QUrl(cfg->daemonRpcUrl), std::max(cfg->requestTimeoutMs, 10000));
+    auto state = await<StoredTxState>([&](auto done) { probe.transactionState(item.payoutTxid, done); });
+    if (!state)
+        return {RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(state.error().message), item, {}};
+    std::vector<KeyImageState> images;
+    if (*state == StoredTxState::Unknown && !item.keyImages.isEmpty()) {
+        auto spent = await<std::vector<KeyImageState>>([&](auto done) { probe.keyImageStates(item.keyImages, done); });
+        if (!spent)
+            return {RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(spent.error().message), item, {}};
+        images = *spent;
+    }
+    const RebuildVerdict verdict = rebuildVerdict(*state, images);
+    if (verdict.kind == RebuildVerdict::Kind::AlreadyMined) {
+        // The stored transaction confirmed after all: the refund was paid, exactly once.
+        QList<RefundMove> moves;
+        for (const RefundItem &m : *members)
+            moves << RefundMove{m.id, RefundItem{}, RefundGuard{m.amount, std::nullopt}};
+        auto paid = m_store->advanceRefunds(moves, RefundStatus::Refunded, m_actor, now());
+        if (!paid)
+            return fromStore(paid.error());
+        return {RefundOutcome::Done, QStringLiteral("refund %1 was paid: its stored transaction %2 is in the chain; recorded as "
+                                                    "refunded, nothing rebuilt")
+                                         .arg(id).arg(item.payoutTxid), paid->first(), *paid};
+    }
+    if (verdict.kind == RebuildVerdict::Kind::Refused)
+        return {RefundOutcome::Refused, QStringLiteral("refund %1 is not rebuilt: %2").arg(id).arg(QString::fromStdString(verdict.reason)),
+                item, {}};
+
+    Atomic total = 0;
+    std::vector<Atomic> amounts;
+    QList<qint64> ids;
+    for (const RefundItem &m : *members) {
+        total += m.amount;
+        amounts.push_back(m.amount);
+        ids << m.id;
+    }
+    auto built = build(item.refundAddress, total, item);
+    if (!built)
+        return built.error();
+    const RefundQuote q{total, built->amount, built->fee, item.refundAddress, item.asset, ids};
+    if (confirm && !confirm(q))
+        return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing rebuilt, nothing sent"), item, {}};
+    const auto shares = splitFee(amounts, built->fee);
+    if (!shares)
+        return {RefundOutcome::Refused, QStringLiteral("the network fee is larger than the refund"), item, {}};
+    QList<RefundMove> moves;
+    for (qsizetype i = 0; i < members->size(); ++i) {
+        RefundItem u;
+        u.payoutTxid = built->txid;
+        u.fee = (*shares)[std::size_t(i)];
+        u.builtTx = built->metadata;
+        u.keyImages = built->keyImages;
+        moves << RefundMove{members->at(i).id, u, RefundGuard{members->at(i).amount, std::nullopt}};
+    }
+    auto stored = m_store->rebuildRefunds(moves, item.payoutTxid, m_actor, now());
+    if (!stored)
+        return fromStore(stored.error());
+    return relayStored(stored->first());
 }
 
 RefundOutcome RefundRunner::apply(qint64 id)
@@ -243,8 +478,14 @@ RefundOutcome RefundRunner::apply(qint64 id)
     if (!invoice)
         return fromStore(invoice.error());
     auto after = m_store->refund(id);
-    return {RefundOutcome::Done, QStringLiteral("refund %1 applied: invoice %2 is settled manually").arg(id).arg(invoice->id),
-            after ? *after : *item};
+    QString message = QStringLiteral("refund %1 applied: invoice %2 is settled manually").arg(id).arg(invoice->id);
+    // Applied money above the amount due (and its tolerance) is the customer's until a person decides.
+    for (const RefundItem &r : invoice->refundItems)
+        if (r.reason == RefundReason::Overpaid && r.status == RefundStatus::Pending)
+            message += QStringLiteral("; %1 atomic units above the amount due wait in the refund queue as overpaid (item %2)")
+                           .arg(r.amount)
+                           .arg(r.id);
+    return {RefundOutcome::Done, message, after ? *after : *item};
 }
 
 RefundOutcome RefundRunner::dismiss(qint64 id, const QString &reason)
@@ -267,25 +508,39 @@ RefundOutcome RefundRunner::dismiss(qint64 id, const QString &reason)
 RefundOutcome RefundRunner::payout(qint64 id, const QString &txid, Atomic fee)
 {
     const QString t = txid.trimmed();
-    if (t.isEmpty() || t.size() > 100)
-        return {RefundOutcome::Invalid, QStringLiteral("give the payout transaction id"), {}};
+    if (t.isEmpty())
+        return {RefundOutcome::Invalid, QStringLiteral("give the payout transaction id"), {}, {}};
     auto item = m_store->refund(id);
     if (!item)
         return fromStore(item.error());
+    if (const QString problem = txidProblem(item->asset, t); !problem.isEmpty())
+        return {RefundOutcome::Invalid, QStringLiteral("\"%1\" is not a transaction id: %2").arg(t.left(100), problem), *item, {}};
     if (hasSendingWallet(item->asset))
-        return {RefundOutcome::Invalid, QStringLiteral("%1 refunds are sent by Settledesk: use `refunds approve`").arg(item->asset), *item};
+        return {RefundOutcome::Invalid, QStringLiteral("%1 refunds are sent by Settledesk: use `refunds approve`").arg(item->asset), *item, {}};
     if (item->status != RefundStatus::Pending && item->status != RefundStatus::Refunding)
-        return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2").arg(id).arg(QString::fromLatin1(name(item->status).data())), *item};
-    if (fee > item->amount)
-        return {RefundOutcome::Invalid, QStringLiteral("the fee is larger than the item"), *item};
-    RefundItem update = *item;
-    update.payoutTxid = t;
-    update.fee = fee;
-    update.note = QStringLiteral("paid manually");
-    auto moved = m_store->advanceRefund(id, RefundStatus::Refunded, update, m_actor, now());
+        return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2").arg(id).arg(QString::fromLatin1(name(item->status).data())), *item, {}};
+    // Items approved together were paid by one transaction: it is recorded on each, its fee shared.
+    auto members = groupOf(*item);
+    if (!members)
+        return members.error();
+    std::vector<Atomic> amounts;
+    for (const RefundItem &m : *members)
+        amounts.push_back(m.amount);
+    const auto shares = splitFee(amounts, fee);
+    if (!shares)
+        return {RefundOutcome::Invalid, QStringLiteral("the fee is larger than the item"), *item, {}};
+    QList<RefundMove> moves;
+    for (qsizetype i = 0; i < members->size(); ++i) {
+        RefundItem update;
+        update.payoutTxid = t;
+        update.fee = (*shares)[std::size_t(i)];
+        update.note = QStringLiteral("paid manually");
+        moves << RefundMove{members->at(i).id, update, RefundGuard{members->at(i).amount, std::nullopt}};
+    }
+    auto moved = m_store->advanceRefunds(moves, RefundStatus::Refunded, m_actor, now());
     if (!moved)
         return fromStore(moved.error());
-    return {RefundOutcome::Done, QStringLiteral("refund %1 recorded as paid (txid %2)").arg(id).arg(t), *moved};
+    return {RefundOutcome::Done, QStringLiteral("refund %1 recorded as paid (txid %2)").arg(id).arg(t), moved->first(), *moved};
 }
 
 } // namespace sd

@@ -4,6 +4,7 @@
 
 #include "addressvalidator.h"
 #include "config.h"
+#include "monerowalletclient.h"
 #include "store.h"
 
 #include <QString>
@@ -14,8 +15,6 @@
 class QNetworkAccessManager;
 
 namespace sd {
-
-class MoneroWalletClient;
 
 struct RefundOutcome
 {
@@ -30,17 +29,19 @@ struct RefundOutcome
     };
     Kind kind = Done;
     QString message;
-    RefundItem item; // the item after the action (when known)
+    RefundItem item;          // the item after the action (when known; the first of several)
+    QList<RefundItem> items = {}; // every item the action moved (several when refunded together)
 };
 
 // What the merchant is asked before money leaves: amount sent, network fee, destination.
 struct RefundQuote
 {
-    Atomic itemAmount = 0;
+    Atomic itemAmount = 0; // the item's amount; refunded together: the items' sum
     Atomic sendAmount = 0; // itemAmount - fee
     Atomic fee = 0;
     QString address;
     QString asset;
+    QList<qint64> ids = {}; // the items this one transaction pays
 };
 
 class RefundRunner
@@ -59,15 +60,38 @@ public:
     // Two-phase for Monero: build (do_not_relay) -> store pending->refunding with the built tx -> relay ->
     // refunding->refunded. An item already `refunding` with a stored tx is completed by relaying the STORED
     // tx again (never a new one). Assets without a sending wallet: pending->refunding with the address only.
+    // Only money that cannot vanish any more leaves: every deposit the item holds has the asset's
+    // refund_min_confirmations and no time lock (else Refused, "the payment has 0 of 10 confirmations"); the
+    // amount confirmed is the amount stored (else Refused, "the item changed, check again").
     RefundOutcome approve(qint64 id, const QString &address, const Confirm &confirm);
+    // "Refund together": pending items of one invoice and asset, one transaction to one address for their sum
+    // minus one fee; they move together, each with its audit entry, and a rerun relays their stored transaction.
+    RefundOutcome approve(const QList<qint64> &ids, const QString &address, const Confirm &confirm);
+    // What approve would send, built and put in `quote`: never stored, never relayed (the dashboard's "Check
+    // fee"). An item approved meanwhile is Refused, whatever address was typed. Declined with the quote set.
+    RefundOutcome quote(const QList<qint64> &ids, const QString &address, RefundQuote *quote);
+    // A Monero refund stuck in `refunding` because its stored transaction can no longer be relayed: proves with
+    // the daemon (daemon_rpc_url) that it can never be mined (an input spent by another mined transaction),
+    // then builds, stores (audited refund.rebuild) and relays a new one. Refused while the old one could
+    // still confirm; a stored transaction found mined is recorded as paid instead.
+    RefundOutcome rebuild(qint64 id, const Confirm &confirm);
     RefundOutcome apply(qint64 id);
     RefundOutcome dismiss(qint64 id, const QString &reason);
-    // Manual payout done outside Settledesk: pending|refunding -> refunded with the payout txid.
+    // Manual payout done outside Settledesk: pending|refunding -> refunded with the payout txid (of the asset's
+    // shape: 64 hex digits, 0x + 64 for USDT). Items approved together are paid together (the fee shared).
     RefundOutcome payout(qint64 id, const QString &txid, Atomic fee);
+
+    // refund_min_confirmations of the asset (its configuration, else the asset's default).
+    std::uint32_t requiredConfirmations(const QString &asset) const;
 
 private:
     bool hasSendingWallet(const QString &asset) const;
     MoneroWalletClient *wallet(QString *error);
+    RefundOutcome run(const QList<qint64> &ids, const QString &address, const Confirm &confirm, RefundQuote *quoteOnly);
+    // Builds a refund of `total` (minus its fee) to `address`; on failure the outcome to return.
+    std::expected<MoneroBuiltTransfer, RefundOutcome> build(const QString &address, Atomic total, const RefundItem &item);
+    // The items that move with `item`: its group (refunded together), else the item alone.
+    std::expected<QList<RefundItem>, RefundOutcome> groupOf(const RefundItem &item);
     RefundOutcome relayStored(const RefundItem &item);
     RefundOutcome fromStore(const StoreError &e) const;
     TimePoint now() const { return m_now(); }

@@ -19,6 +19,7 @@ void RefundService::registerMetaTypes()
 {
     qRegisterMetaType<sd::RefundQuote>();
     qRegisterMetaType<sd::RefundOutcome>();
+    qRegisterMetaType<QList<qint64>>();
 }
 
 RefundRunner *RefundService::runner(RefundOutcome *failure)
@@ -43,34 +44,61 @@ RefundRunner *RefundService::runner(RefundOutcome *failure)
 
 void RefundService::quote(quint64 requestId, qint64 id, const QString &address)
 {
+    quoteTogether(requestId, {id}, address);
+}
+
+void RefundService::approve(quint64 requestId, qint64 id, const QString &address, quint64 maxFee)
+{
+    approveTogether(requestId, {id}, address, maxFee);
+}
+
+void RefundService::quoteTogether(quint64 requestId, const QList<qint64> &ids, const QString &address)
+{
     RefundOutcome failure;
     RefundRunner *r = runner(&failure);
     if (!r)
         return Q_EMIT finished(requestId, failure);
-    std::optional<RefundQuote> seen;
-    RefundOutcome outcome = r->approve(id, address, [&](const RefundQuote &q) {
-        seen = q;
-        return false; // a quote only: nothing is stored, nothing is relayed
-    });
-    if (seen && outcome.kind == RefundOutcome::Declined)
-        return Q_EMIT quoted(requestId, *seen);
+    // A quote only: nothing is stored, nothing is relayed, not even a refund another desk already approved.
+    RefundQuote seen;
+    RefundOutcome outcome = r->quote(ids, address, &seen);
+    if (outcome.kind == RefundOutcome::Declined)
+        return Q_EMIT quoted(requestId, seen);
     Q_EMIT finished(requestId, outcome);
 }
 
-void RefundService::approve(quint64 requestId, qint64 id, const QString &address, quint64 maxFee)
+void RefundService::approveTogether(quint64 requestId, const QList<qint64> &ids, const QString &address, quint64 maxFee)
 {
     RefundOutcome failure;
     RefundRunner *r = runner(&failure);
     if (!r)
         return Q_EMIT finished(requestId, failure);
     std::optional<RefundQuote> rebuilt;
-    RefundOutcome outcome = r->approve(id, address, [&](const RefundQuote &q) {
+    RefundOutcome outcome = r->approve(ids, address, [&](const RefundQuote &q) {
         rebuilt = q;
         return q.fee <= maxFee;
     });
     if (outcome.kind == RefundOutcome::Declined && rebuilt)
         outcome.message = tr("The network fee rose from %1 to %2 atomic units since you checked it; nothing was sent. "
                              "Check the fee again.").arg(maxFee).arg(rebuilt->fee);
+    Q_EMIT finished(requestId, outcome);
+}
+
+void RefundService::rebuild(quint64 requestId, qint64 id, bool quoteOnly, quint64 maxFee)
+{
+    RefundOutcome failure;
+    RefundRunner *r = runner(&failure);
+    if (!r)
+        return Q_EMIT finished(requestId, failure);
+    std::optional<RefundQuote> seen;
+    RefundOutcome outcome = r->rebuild(id, [&](const RefundQuote &q) {
+        seen = q;
+        return !quoteOnly && q.fee <= maxFee;
+    });
+    if (quoteOnly && seen && outcome.kind == RefundOutcome::Declined)
+        return Q_EMIT quoted(requestId, *seen);
+    if (!quoteOnly && outcome.kind == RefundOutcome::Declined && seen)
+        outcome.message = tr("The network fee rose from %1 to %2 atomic units since you checked it; nothing was sent. "
+                             "Check the fee again.").arg(maxFee).arg(seen->fee);
     Q_EMIT finished(requestId, outcome);
 }
 

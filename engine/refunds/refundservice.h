@@ -30,6 +30,13 @@ public Q_SLOTS:
     // Builds again and sends only if the fee is at most `maxFee` (what the merchant saw): never more costly
     // than confirmed. Assets without a sending wallet are recorded for manual payout (maxFee 0).
     void approve(quint64 requestId, qint64 id, const QString &address, quint64 maxFee);
+    // The same for several pending items of one invoice refunded together by one transaction.
+    void quoteTogether(quint64 requestId, const QList<qint64> &ids, const QString &address);
+    void approveTogether(quint64 requestId, const QList<qint64> &ids, const QString &address, quint64 maxFee);
+    // A Monero refund whose stored transaction can never be mined: `quoteOnly` proves that with the daemon and
+    // answers quoted() with the new transaction's fee; otherwise it is rebuilt and sent if the fee is at most
+    // `maxFee` (RefundRunner::rebuild).
+    void rebuild(quint64 requestId, qint64 id, bool quoteOnly, quint64 maxFee);
     void apply(quint64 requestId, qint64 id);
     void dismiss(quint64 requestId, qint64 id, const QString &reason);
     void payout(quint64 requestId, qint64 id, const QString &txid, quint64 fee);
@@ -51,3 +58,4 @@ private:
 
 Q_DECLARE_METATYPE(sd::RefundQuote)
 Q_DECLARE_METATYPE(sd::RefundOutcome)
+Q_DECLARE_METATYPE(QList<qint64>)

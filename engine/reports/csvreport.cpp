@@ -8,7 +8,7 @@ enum Column {
     RecordType, InvoiceId, OrderRef, AssetCol, State, FiatAmount, FiatCurrency, Rate, AmountDue, AmountDueAtomic,
     AmountReceived, AmountReceivedAtomic, SurplusCol, SurplusAtomic, CreatedAt, SettledAt, Txids, Count, RefundId,
     RefundReasonCol, RefundMovements, RefundAmount, RefundAmountAtomic, RefundFee, RefundFeeAtomic, RefundUpdatedAt,
-    PayoutTxid, ColumnCount
+    PayoutTxid, Category, CategoryAmount, CategoryAmountAtomic, ColumnCount
 };
 
 // A row under construction: every column present, most empty.
@@ -45,7 +45,7 @@ const QByteArrayList &CsvReport::columns()
         "amount_due", "amount_due_atomic", "amount_received", "amount_received_atomic", "surplus", "surplus_atomic",
         "created_at", "settled_at", "txids", "count", "refund_id", "refund_reason", "refund_movements",
         "refund_amount", "refund_amount_atomic", "refund_fee", "refund_fee_atomic", "refund_updated_at",
-        "payout_txid",
+        "payout_txid", "category", "category_amount", "category_amount_atomic",
     };
     Q_ASSERT(names.size() == ColumnCount);
     return names;
@@ -132,6 +132,24 @@ void CsvReport::writeRefundTotal(const RefundTotal &total)
     if (total.movement == RefundMovement::Refunded)
         r.amount(RefundFee, RefundFeeAtomic, total.fee, total.decimals);
     r.write(m_writer);
+}
+
+void CsvReport::writeMoney(const AssetMoney &money)
+{
+    const int decimals = assetDecimals(money.asset);
+    const MoneyTotals &t = money.totals;
+    const std::pair<const char *, const Decimal::Int *> categories[] = {
+        {"kept", &t.kept}, {"open", &t.open}, {"held", &t.held}, {"returned", &t.returned}, {"kept_by_decision", &t.keptByDecision}};
+    for (const auto &[category, amount] : categories) {
+        Row r;
+        r[RecordType] = "money_total";
+        r[AssetCol] = money.asset.toUtf8();
+        r[Category] = category;
+        r.amount(CategoryAmount, CategoryAmountAtomic, *amount, decimals);
+        if (amount == &t.returned)
+            r.amount(RefundFee, RefundFeeAtomic, t.fees, decimals); // the network fees paid out of it
+        r.write(m_writer);
+    }
 }
 
 } // namespace sd

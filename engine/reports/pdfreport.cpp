@@ -336,31 +336,53 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
                        .arg(totals.invoiceCount()),
            mm(3));
 
-    // The one-glance figures: settled volume per asset, and per fiat currency where invoices were priced in fiat.
-    l.text(l.heading, QStringLiteral("Settled volume"), mm(1));
-    const auto volume = totals.settledVolume();
-    if (volume.empty())
-        l.text(l.body, QStringLiteral("No settled invoices in the range."));
-    for (const auto &[asset, sum] : volume) {
+    // The one-glance figures: what the merchant kept per asset (and the fiat prices of its settled invoices), then
+    // where the rest of the money is, by the categories every surface shares (README "What the totals mean").
+    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
+    l.text(l.heading, QStringLiteral("Kept"), mm(1));
+    bool anySettled = false;
+    for (const AssetMoney &m : totals.money()) {
         QStringList fiat;
         qint64 count = 0;
         for (const InvoiceTotal &t : totals.invoiceTotals()) {
-            if (t.asset != asset || t.state != InvoiceState::Settled)
+            if (t.asset != m.asset || t.state != InvoiceState::Settled)
                 continue;
             count += t.count;
             if (!t.fiatCurrency.isEmpty())
                 fiat << QString::fromStdString(t.fiat.toString()) + QLatin1Char(' ') + t.fiatCurrency;
         }
-        l.text(l.body, QStringLiteral("%1: %2 %1 in %3 settled invoice(s)%4")
-                           .arg(asset, units(sum, assetDecimals(asset)))
+        if (count == 0 && m.totals.kept == 0)
+            continue;
+        anySettled = true;
+        l.text(l.body, QStringLiteral("%1: %2 %1 kept from %3 settled invoice(s)%4")
+                           .arg(m.asset, units(m.totals.kept, assetDecimals(m.asset)))
                            .arg(count)
                            .arg(fiat.isEmpty() ? QString() : QStringLiteral(", priced at ") + fiat.join(QStringLiteral(" + "))));
     }
+    if (!anySettled)
+        l.text(l.body, QStringLiteral("No settled invoices in the range."));
     l.y += mm(2);
-    if (!volume.empty())
-        drawChart(l, totals, mm(18) * qreal(std::min<std::size_t>(volume.size(), 3)));
+    if (anySettled)
+        drawChart(l, totals, mm(18) * qreal(std::min<std::size_t>(totals.volume().perAsset.size(), 3)));
 
-    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
+    l.text(l.heading, QStringLiteral("Where the money is"), mm(1));
+    if (totals.money().isEmpty()) {
+        l.text(l.body, QStringLiteral("No money received in the range."));
+    } else {
+        l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Kept"), 22, true),
+                                 cell(QStringLiteral("Open"), 22, true), cell(QStringLiteral("Held (queue)"), 22, true),
+                                 cell(QStringLiteral("Returned"), 22, true), cell(QStringLiteral("of it fees"), 20, true),
+                                 cell(QStringLiteral("Kept by decision"), 22, true)}));
+        for (const AssetMoney &m : totals.money()) {
+            const int d = assetDecimals(m.asset);
+            const MoneyTotals &t = m.totals;
+            l.text(l.mono, line({cell(m.asset, 5, false), cell(units(t.kept, d), 22, true), cell(units(t.open, d), 22, true),
+                                 cell(units(t.held, d), 22, true), cell(units(t.returned, d), 22, true),
+                                 cell(units(t.fees, d), 20, true), cell(units(t.keptByDecision, d), 22, true)}));
+        }
+    }
+    l.y += mm(3);
+
     l.text(l.heading, QStringLiteral("Invoice totals by asset and state"), mm(1));
     l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("State"), 17, false),
                              cell(QStringLiteral("Invoices"), 9, true), cell(QStringLiteral("Fiat"), 22, true),
@@ -400,8 +422,8 @@ void PdfReport::drawChart(Layout &l, const ReportTotals &totals, qreal height)
     if (series.perAsset.empty() || series.bucketCount == 0)
         return;
     l.text(l.small, series.bucketDays == 1
-                        ? QStringLiteral("Settled volume per day of invoice creation")
-                        : QStringLiteral("Settled volume per %1 days of invoice creation").arg(series.bucketDays));
+                        ? QStringLiteral("Received by settled invoices, per day of invoice creation")
+                        : QStringLiteral("Received by settled invoices, per %1 days of invoice creation").arg(series.bucketDays));
     const int bands = int(series.perAsset.size());
     const qreal bandHeight = height / bands;
     l.need(height + l.lineHeight(l.small));

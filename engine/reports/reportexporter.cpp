@@ -21,8 +21,7 @@ ExportFailure cancelled()
 
 ExportSummary summarise(const ReportTotals &totals, qint64 refundItems)
 {
-    return ExportSummary{totals.invoiceCount(), totals.invoiceTotals(), totals.refundTotals(), totals.settledVolume(),
-                         refundItems};
+    return ExportSummary{totals.invoiceCount(), totals.invoiceTotals(), totals.refundTotals(), totals.money(), refundItems};
 }
 
 } // namespace
@@ -98,6 +97,19 @@ std::expected<qint64, ExportFailure> ReportExporter::streamRefunds(ReportTotals 
     return count;
 }
 
+std::optional<ExportFailure> ReportExporter::readMoney(ReportTotals &totals)
+{
+    MoneyFilter filter;
+    filter.asset = m_request.asset.toUpper();
+    filter.createdFrom = m_request.from;
+    filter.createdTo = m_request.to;
+    auto money = m_store.moneyTotals(filter);
+    if (!money)
+        return storeFailure(money.error());
+    totals.setMoney(*money);
+    return std::nullopt;
+}
+
 std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &device)
 {
     InvoicePager pager(m_store, m_request, m_options.pageSize);
@@ -143,6 +155,10 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &
         return std::unexpected(writer.hasError() ? outputFailure(writer.errorString()) : refunds.error());
     for (const RefundTotal &t : totals.refundTotals())
         csv.writeRefundTotal(t);
+    if (auto failed = readMoney(totals))
+        return std::unexpected(*failed);
+    for (const AssetMoney &m : totals.money())
+        csv.writeMoney(m);
     if (!writer.flush())
         return std::unexpected(outputFailure(writer.errorString()));
     return summarise(totals, *refunds);
@@ -193,6 +209,8 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
             return std::unexpected(outputFailure(QStringLiteral("cannot write the PDF's refund spool (disk full?)")));
         return std::unexpected(counted.error());
     }
+    if (auto failed = readMoney(totals))
+        return std::unexpected(*failed);
     const auto outcome = pdf.write(device, totals, [&](qint64 drawn) { return progress(read + drawn, units); }, &error);
     if (outcome == PdfReport::Outcome::Cancelled)
         return std::unexpected(cancelled());

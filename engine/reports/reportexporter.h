@@ -36,7 +36,7 @@ struct ExportSummary
     qint64 invoices = 0;
     std::vector<InvoiceTotal> invoiceTotals;
     std::vector<RefundTotal> refundTotals;
-    std::vector<std::pair<QString, Decimal::Int>> settledVolume;
+    QList<AssetMoney> money; // the money categories per asset (ReportTotals::money)
     qint64 refundItems = 0;
 };
 
@@ -63,6 +63,8 @@ private:
     // `totals` and hands it to `each` (false: stop, an output failure); returns how many there were.
     using RefundSink = std::function<bool(const RefundItem &item, const std::vector<RefundMovement> &moves)>;
     std::expected<qint64, ExportFailure> streamRefunds(ReportTotals &totals, const RefundSink &each);
+    // The money categories of the range into `totals` (Store::moneyTotals).
+    std::optional<ExportFailure> readMoney(ReportTotals &totals);
     bool progress(qint64 done, qint64 total) { return !m_progress || m_progress(done, total); }
 
     Store &m_store;

@@ -28,6 +28,9 @@ QByteArray isoUtcText(const QDateTime &t)
 
 QByteArray unitsText(const Decimal::Int &atomic, int decimals)
 {
+    // Below zero only where money was lost: kept, when a surplus was refunded and then its deposit reversed.
+    if (atomic < 0)
+        return '-' + unitsText(Decimal::Int(-atomic), decimals);
     return QByteArray::fromStdString(Decimal(atomic, decimals).toString());
 }
 

@@ -15,7 +15,8 @@ namespace sd {
 // "2026-11-29T19:00:00.000Z": ISO 8601 in UTC with milliseconds, without QDateTime (100,000s of rows).
 QByteArray isoUtcText(TimePoint t);
 QByteArray isoUtcText(const QDateTime &t); // empty for an invalid time
-// Exact decimal in whole units with all of the asset's decimals; works past 64 bits for totals.
+// Exact decimal in whole units with all of the asset's decimals; works past 64 bits for totals (and below 0,
+// with a leading '-').
 QByteArray unitsText(const Decimal::Int &atomic, int decimals);
 QByteArray unitsText(Atomic atomic, int decimals);
 // The asset's decimals; 0 for an asset this build does not know (its amounts then print as atomic units).

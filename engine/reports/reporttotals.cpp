@@ -142,16 +142,4 @@ std::vector<RefundTotal> ReportTotals::refundTotals() const
     return out;
 }
 
-std::vector<std::pair<QString, Decimal::Int>> ReportTotals::settledVolume() const
-{
-    std::map<std::pair<int, QString>, Decimal::Int> sums;
-    for (const auto &[key, total] : m_invoices)
-        if (total.state == InvoiceState::Settled)
-            sums[{std::get<0>(key), total.asset}] += total.received;
-    std::vector<std::pair<QString, Decimal::Int>> out;
-    for (const auto &[key, sum] : sums)
-        out.emplace_back(key.second, sum);
-    return out;
-}
-
 } // namespace sd

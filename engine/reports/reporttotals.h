@@ -74,8 +74,11 @@ public:
     // In a stable order: asset rank, state order, currency.
     std::vector<InvoiceTotal> invoiceTotals() const;
     std::vector<RefundTotal> refundTotals() const; // asset rank, movement order; only movements that happened
-    // Settled volume per asset (all settled invoices' received totals), asset rank order.
-    std::vector<std::pair<QString, Decimal::Int>> settledVolume() const;
+    // The money categories (kept, open, held, returned, kept by decision) of the invoices in the range and the
+    // unmatched money received in it, per asset: Store::moneyTotals, the one definition reconcile and the
+    // dashboard use too. Set by the exporter before the report is written.
+    void setMoney(QList<AssetMoney> money) { m_money = std::move(money); }
+    const QList<AssetMoney> &money() const { return m_money; }
     const VolumeSeries &volume() const { return m_volume; }
 
 private:
@@ -84,6 +87,7 @@ private:
     std::map<InvoiceKey, InvoiceTotal> m_invoices;
     std::map<RefundKey, RefundTotal> m_refunds;
     VolumeSeries m_volume;
+    QList<AssetMoney> m_money;
     qint64 m_invoiceCount = 0;
 };
 

@@ -284,6 +284,42 @@ Migration version5()
     return m;
 }
 
+// Version 6: what the refund rules need. A deposit's Monero unlock_time (money is refunded only once no time
+// lock holds it); the refund item a deposit was applied from (applied late money counts for its invoice, and
+// stays counted when it is reorged out and back); the group of items refunded by one transaction; the key
+// images a built Monero refund spends (the proof, before a rebuild, that it can never be mined). Late items
+// applied before this version held their deposits as orphaned money: they are counted for their invoices
+// now, and the invoices' totals follow.
+Migration version6()
+{
+    Migration m;
+    m.version = 6;
+    m.description = QStringLiteral("refund rules: unlock times, applied deposits, refund groups, key images");
+    m.common = {
+        QStringLiteral("ALTER TABLE deposits ADD COLUMN unlock_time ${int} NOT NULL DEFAULT 0 CHECK (unlock_time >= 0)"),
+        QStringLiteral("ALTER TABLE deposits ADD COLUMN applied_refund_id ${ref} REFERENCES refund_items (id)"),
+        QStringLiteral("ALTER TABLE refund_items ADD COLUMN group_id ${ref}"),
+        QStringLiteral("ALTER TABLE refund_items ADD COLUMN key_images TEXT NOT NULL DEFAULT ''"),
+        QStringLiteral("CREATE INDEX refund_items_group ON refund_items (group_id) WHERE group_id IS NOT NULL"),
+        QStringLiteral("UPDATE deposits SET status = 'counted', applied_refund_id = refund_id, refund_id = NULL"
+                       " WHERE status = 'orphaned' AND invoice_id IS NOT NULL AND refund_id IN"
+                       " (SELECT id FROM refund_items WHERE status = 'applied' AND reason = 'late')"),
+    };
+    // The totals of manually settled invoices, from their counted deposits (SQLite keeps amounts as 20-digit
+    // text: summed as integers, which real totals are far below 2^63).
+    m.sqlite = {QStringLiteral(
+        "UPDATE invoices SET received = printf('%020d', (SELECT COALESCE(SUM(CAST(d.amount AS INTEGER)), 0) FROM deposits d"
+        " WHERE d.invoice_id = invoices.id AND d.status = 'counted')),"
+        " surplus = printf('%020d', MAX(0, (SELECT COALESCE(SUM(CAST(d.amount AS INTEGER)), 0) FROM deposits d"
+        " WHERE d.invoice_id = invoices.id AND d.status = 'counted') - CAST(required AS INTEGER)))"
+        " WHERE settled_manually = 1")};
+    m.postgres = {QStringLiteral(
+        "UPDATE invoices SET received = (SELECT COALESCE(SUM(d.amount), 0) FROM deposits d WHERE d.invoice_id = invoices.id"
+        " AND d.status = 'counted'), surplus = GREATEST(0, (SELECT COALESCE(SUM(d.amount), 0) FROM deposits d"
+        " WHERE d.invoice_id = invoices.id AND d.status = 'counted') - required) WHERE settled_manually = 1")};
+    return m;
+}
+
 QString amountType(Dialect dialect, const QString &column)
 {
     if (dialect == Dialect::Sqlite)
@@ -313,7 +349,7 @@ constexpr qint64 MigrationLockKey = 0x5e771ede5;
 
 const QList<Migration> &migrations()
 {
-    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5()};
+    static const QList<Migration> all = {version1(), version2(), version3(), version4(), version5(), version6()};
     return all;
 }
 

@@ -22,10 +22,10 @@ const QString InvoiceColumns = QStringLiteral(
     " settled_at, closed_at, updated_at, settled_manually");
 const QString DepositColumns = QStringLiteral(
     "id, asset, txid, output_key, amount, effective_at, confirmations, height, block_hash, status, invoice_id,"
-    " address, refund_id");
+    " address, refund_id, applied_refund_id, unlock_time");
 const QString RefundColumns = QStringLiteral(
     "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
-    " fee, built_tx, note");
+    " fee, built_tx, note, group_id, key_images");
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
@@ -309,6 +309,9 @@ StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
         d.height = quint64(h.toLongLong());
     d.blockHash = row.value(QStringLiteral("block_hash")).toString();
     d.refundId = optionalId(row.value(QStringLiteral("refund_id")));
+    d.appliedFrom = optionalId(row.value(QStringLiteral("applied_refund_id")));
+    d.deposit.accepted = d.appliedFrom.has_value();
+    d.unlockTime = quint64(std::max<qint64>(0, row.value(QStringLiteral("unlock_time")).toLongLong()));
     return d;
 }
 
@@ -339,7 +342,23 @@ StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
     r.payoutTxid = row.value(QStringLiteral("payout_txid")).toString();
     r.builtTx = row.value(QStringLiteral("built_tx")).toString();
     r.note = row.value(QStringLiteral("note")).toString();
+    r.groupId = optionalId(row.value(QStringLiteral("group_id")));
+    const QString keyImages = row.value(QStringLiteral("key_images")).toString();
+    r.keyImages = keyImages.isEmpty() ? QStringList() : keyImages.split(u'\n');
     return r;
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundsFromRows(const QList<QSqlRecord> &rows)
+{
+    QList<RefundItem> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = refundFromRow(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
 }
 
 StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
@@ -504,6 +523,8 @@ StoreResult<std::optional<DepositRecord>> SqlStore::loadDeposit(const QString &a
     return std::optional<DepositRecord>(*d);
 }
 
+QString SqlStore::refundColumns() { return RefundColumns; }
+
 StoreResult<RefundItem> SqlStore::loadRefund(qint64 id, bool lock)
 {
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM refund_items WHERE id = :id%2")
@@ -565,7 +586,16 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
 
 StoreResult<InvoiceRecord> SqlStore::invoice(qint64 id)
 {
-    return m_session.read([&] { return loadInvoice(id, false); });
+    return m_session.read([&]() -> StoreResult<InvoiceRecord> {
+        auto record = loadInvoice(id, false);
+        if (!record)
+            return record;
+        auto items = refundsOfInvoice(id);
+        if (!items)
+            return std::unexpected(items.error());
+        record->refundItems = *items;
+        return record;
+    });
 }
 
 StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter)
@@ -726,20 +756,25 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
 StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> status)
 {
     // Oldest first: it is a queue.
-    auto rows = status ? m_session.select(QStringLiteral("SELECT %1 FROM refund_items WHERE status = :status ORDER BY created_at, id")
-                                              .arg(RefundColumns),
-                                          {{QStringLiteral(":status"), qs(name(*status))}})
-                       : m_session.select(QStringLiteral("SELECT %1 FROM refund_items ORDER BY created_at, id").arg(RefundColumns));
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<RefundItem> out;
-    for (const QSqlRecord &row : *rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(*r);
-    }
-    return out;
+    if (status)
+        return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
+                            {{QStringLiteral(":status"), qs(name(*status))}});
+    return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundsWhere(const QString &whereAndOrder, const Binds &binds)
+{
+    return m_session.read([&]() -> StoreResult<QList<RefundItem>> {
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM refund_items %2").arg(RefundColumns, whereAndOrder), binds);
+        if (!rows)
+            return std::unexpected(rows.error());
+        auto out = refundsFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachHoldings(*out); !attached)
+            return std::unexpected(attached.error());
+        return out;
+    });
 }
 
 StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
@@ -763,18 +798,21 @@ StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
          {QStringLiteral(":limit"), qint64(std::max(f.limit, 1))}});
     if (!rows)
         return std::unexpected(rows.error());
-    QList<RefundItem> out;
-    out.reserve(rows->size());
-    for (const QSqlRecord &row : *rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
+    return refundsFromRows(*rows);
 }
 
-StoreResult<RefundItem> SqlStore::refund(qint64 id) { return loadRefund(id, false); }
+StoreResult<RefundItem> SqlStore::refund(qint64 id)
+{
+    return m_session.read([&]() -> StoreResult<RefundItem> {
+        auto item = loadRefund(id, false);
+        if (!item)
+            return item;
+        QList<RefundItem> one{*item};
+        if (auto attached = attachHoldings(one, id); !attached)
+            return std::unexpected(attached.error());
+        return one.first();
+    });
+}
 
 StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
 {

@@ -1,6 +1,7 @@
 // The Store on SQLite or PostgreSQL: one class, the dialect differences kept in SqlSession and schema.cpp.
 // Reads are in sqlstore.cpp, the money path (recording, reversals, expiry, refund reconciliation) in
-// sqlstorerecord.cpp, the refund queue's manual actions in sqlstorerefunds.cpp, the invariant check in
+// sqlstorerecord.cpp, the refund queue's manual actions in sqlstorerefunds.cpp and the reads its rules need
+// (holdings, money totals) in sqlstorequeue.cpp, the invariant check in
 // sqlstoreverify.cpp, the address pool in sqlstorepool.cpp, wallet leases in sqlstorelease.cpp.
 #pragma once
 
@@ -46,7 +47,13 @@ public:
     StoreResult<QList<RefundItem>> refundPage(const RefundPageFilter &filter) override;
     StoreResult<RefundItem> refund(qint64 id) override;
     StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update, const QString &actor,
-                                          TimePoint now) override;
+                                          TimePoint now, const RefundGuard &guard = {}) override;
+    StoreResult<QList<RefundItem>> advanceRefunds(const QList<RefundMove> &moves, RefundStatus to, const QString &actor,
+                                                  TimePoint now) override;
+    StoreResult<QList<RefundItem>> rebuildRefunds(const QList<RefundMove> &moves, const QString &oldTxid,
+                                                  const QString &actor, TimePoint now) override;
+    StoreResult<QList<RefundItem>> refundsOfInvoice(qint64 invoiceId) override;
+    StoreResult<QList<AssetMoney>> moneyTotals(const MoneyFilter &filter) override;
     StoreResult<QList<AuditEntry>> auditLog(int limit) override;
 
     StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) override;
@@ -113,6 +120,9 @@ private:
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
+    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);
+    // The refund items a `WHERE ... ORDER BY` clause selects, with what their deposits allow (holding).
+    StoreResult<QList<RefundItem>> refundsWhere(const QString &whereAndOrder, const Binds &binds);
     // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
     StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                      const Binds &binds);
@@ -130,6 +140,16 @@ private:
     };
     StoreResult<LockedForRecord> lockForRecord(const Observation &observation);
     StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
+    static QString refundColumns();
+    // ---- refund queue reads (sqlstorequeue.cpp) ----
+    // Fills in RefundItem::holding for the open (pending, refunding) items of `items` (only the item `only`).
+    StoreResult<void> attachHoldings(QList<RefundItem> &items, std::optional<qint64> only = std::nullopt);
+    // ---- the refund queue's moves (sqlstorerefunds.cpp), inside a write transaction ----
+    // Checks and writes one item's move (its row locked by the caller), with the audit entry.
+    StoreResult<RefundItem> advanceLocked(const RefundItem &item, RefundStatus to, const RefundMove &move,
+                                          std::optional<qint64> groupId, const QString &actor, TimePoint now);
+    // The items that must move with `item` (its group), locked, in id order; just the item when it has none.
+    StoreResult<QList<RefundItem>> lockGroup(const RefundItem &item);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
                             const QString &before, const QString &after);
 
@@ -175,6 +195,8 @@ private:
     StoreResult<RecordOutcome> redeliverOrphan(const DepositRecord &known, const Observation &o, TimePoint now,
                                                RecordOutcome outcome);
     StoreResult<RecordOutcome> reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome outcome);
+    // "write event + touch invoice" for money that moved beside the invoice (held deposits).
+    StoreResult<void> noteOnInvoice(std::optional<qint64> invoiceId, InvoiceState state, const QString &why, TimePoint now);
     StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);
 
     // ---- the transactional outbox (sqlstoreoutbox.cpp): rows for a checkout's events, written inside the

@@ -22,6 +22,10 @@ QVariant nullableHeight(const std::optional<quint64> &h)
     return h ? QVariant(qint64(*h)) : QVariant(QMetaType::fromType<qlonglong>());
 }
 
+// Monero's unlock_time is a uint64; the column is a signed 64-bit integer. Anything beyond it is as good as
+// locked forever either way.
+qint64 storedUnlockTime(quint64 unlockTime) { return qint64(std::min<quint64>(unlockTime, quint64(INT64_MAX))); }
+
 QVariant nullableMs(const std::optional<TimePoint> &t)
 {
     return t ? QVariant(toMs(*t)) : QVariant(QMetaType::fromType<qlonglong>());
@@ -119,9 +123,9 @@ StoreResult<void> SqlStore::insertDeposit(const Observation &o, const QString &s
     // only reaches here after finding no row under its locks, so "nothing inserted" means exactly that race.
     auto row = m_session.select(
         QStringLiteral("INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
-                       " status, invoice_id, address, recorded_at, updated_at, refund_id) VALUES (:asset, :txid, :output,"
-                       " :amount, :effective, :conf, :height, :hash, :status, :invoice, :address, :recorded, :updated, :refund)"
-                       " ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id"),
+                       " status, invoice_id, address, recorded_at, updated_at, refund_id, unlock_time) VALUES (:asset, :txid,"
+                       " :output, :amount, :effective, :conf, :height, :hash, :status, :invoice, :address, :recorded, :updated,"
+                       " :refund, :unlock) ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id"),
         {{QStringLiteral(":asset"), o.asset},
          {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
          {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
@@ -135,7 +139,8 @@ StoreResult<void> SqlStore::insertDeposit(const Observation &o, const QString &s
          {QStringLiteral(":address"), text(o.address)},
          {QStringLiteral(":recorded"), toMs(now)},
          {QStringLiteral(":updated"), toMs(now)},
-         {QStringLiteral(":refund"), refundId ? QVariant(*refundId) : QVariant(QMetaType::fromType<qlonglong>())}});
+         {QStringLiteral(":refund"), refundId ? QVariant(*refundId) : QVariant(QMetaType::fromType<qlonglong>())},
+         {QStringLiteral(":unlock"), storedUnlockTime(o.unlockTime)}});
     if (!row)
         return std::unexpected(row.error());
     if (row->isEmpty())
@@ -148,17 +153,20 @@ StoreResult<bool> SqlStore::updateDepositDetails(const DepositRecord &known, con
 {
     // The effective time never moves later: the earliest sighting decides whether money was in time.
     const TimePoint effective = std::min(known.deposit.effectiveAt, o.effectiveAt);
+    const quint64 unlock = quint64(storedUnlockTime(o.unlockTime));
     const bool changed = known.deposit.confirmations != o.confirmations || known.height != o.height ||
-                         known.blockHash != o.blockHash || effective != known.deposit.effectiveAt;
+                         known.blockHash != o.blockHash || effective != known.deposit.effectiveAt ||
+                         known.unlockTime != unlock;
     if (!changed)
         return false;
     auto done = m_session.execute(
         QStringLiteral("UPDATE deposits SET confirmations = :conf, height = :height, block_hash = :hash, effective_at = :eff,"
-                       " updated_at = :now WHERE asset = :asset AND txid = :txid AND output_key = :output"),
+                       " unlock_time = :unlock, updated_at = :now WHERE asset = :asset AND txid = :txid AND output_key = :output"),
         {{QStringLiteral(":conf"), qint64(o.confirmations)},
          {QStringLiteral(":height"), nullableHeight(o.height)},
          {QStringLiteral(":hash"), text(o.blockHash)},
          {QStringLiteral(":eff"), toMs(effective)},
+         {QStringLiteral(":unlock"), qint64(unlock)},
          {QStringLiteral(":now"), toMs(now)},
          {QStringLiteral(":asset"), o.asset},
          {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
@@ -232,8 +240,8 @@ StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const Invoi
     const bool bump = lastWrite;
     QString sql = QStringLiteral(
         "WITH ins AS (INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
-        " status, invoice_id, address, recorded_at, updated_at, refund_id) VALUES (:asset, :txid, :output, :amount, :effective,"
-        " :conf, :height, :hash, 'counted', :invoice, :address, :recorded, :updated, NULL)"
+        " status, invoice_id, address, recorded_at, updated_at, refund_id, unlock_time) VALUES (:asset, :txid, :output, :amount,"
+        " :effective, :conf, :height, :hash, 'counted', :invoice, :address, :recorded, :updated, NULL, :unlock)"
         " ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id),"
         " upd AS (UPDATE invoices SET state = :state, received = :received, surplus = :surplus, settled_at = :settled,"
         " closed_at = :closed, updated_at = :now WHERE id = :id AND EXISTS (SELECT 1 FROM ins) RETURNING id)");
@@ -246,6 +254,7 @@ StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const Invoi
                 {QStringLiteral(":conf"), qint64(o.confirmations)},
                 {QStringLiteral(":height"), nullableHeight(o.height)},
                 {QStringLiteral(":hash"), text(o.blockHash)},
+                {QStringLiteral(":unlock"), storedUnlockTime(o.unlockTime)},
                 {QStringLiteral(":invoice"), record.id},
                 {QStringLiteral(":address"), text(o.address)},
                 {QStringLiteral(":recorded"), toMs(now)},
@@ -356,88 +365,82 @@ StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 i
                                                                         const Invoice &invoice, TimePoint now,
                                                                         RecordOutcome &outcome)
 {
-    const bool underpaidRule = invoice.state == InvoiceState::UnderpaidExpired || invoice.state == InvoiceState::Expired;
-    const bool overpaidRule = invoice.state == InvoiceState::Settled;
-    if (!underpaidRule && !overpaidRule)
+    // The decision is the domain's (planInvoiceRefund); this reads the invoice's items under their locks and
+    // turns the decision into the one statement that records it.
+    if (invoice.state != InvoiceState::UnderpaidExpired && invoice.state != InvoiceState::Expired &&
+        invoice.state != InvoiceState::Settled)
         return std::optional<RefundWrite>();
-    const RefundReason reason = underpaidRule ? RefundReason::UnderpaidExpired : RefundReason::Overpaid;
-    auto rows = m_session.select(QStringLiteral("SELECT id, status, amount FROM refund_items WHERE invoice_id = :id"
-                                                " AND reason = :reason ORDER BY id%1")
+    auto rows = m_session.select(QStringLiteral("SELECT id, status, amount, reason FROM refund_items WHERE invoice_id = :id"
+                                                " AND reason IN ('underpaid_expired', 'overpaid') ORDER BY id%1")
                                      .arg(m_session.forUpdate()),
-                                 {{QStringLiteral(":id"), invoiceId}, {QStringLiteral(":reason"), qs(name(reason))}});
+                                 {{QStringLiteral(":id"), invoiceId}});
     if (!rows)
         return std::unexpected(rows.error());
-    std::optional<qint64> pendingId;
-    Atomic pendingAmount = 0;
-    Atomic handled = 0; // amounts of items a person already moved on (refunding, refunded, applied, dismissed)
+    std::vector<InvoiceRefundItem> items;
     for (const QSqlRecord &row : *rows) {
         auto amount = decodeAtomic(row.value(2));
-        if (!amount)
-            return std::unexpected(m_session.fail(StoreError::Internal, amount.error()));
-        if (row.value(1).toString() == u"pending") {
-            pendingId = row.value(0).toLongLong();
-            pendingAmount = *amount;
-        } else {
-            handled = checkedAdd(handled, *amount).value_or(std::numeric_limits<Atomic>::max());
-        }
+        const auto status = parseRefundStatus(row.value(1).toString().toStdString());
+        const auto reason = parseRefundReason(row.value(3).toString().toStdString());
+        if (!amount || !status || !reason)
+            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
+                                                                            .arg(row.value(0).toLongLong())));
+        items.push_back(InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount});
     }
-    // underpaid_expired: the item holds everything the invoice received. overpaid: the refundable surplus,
-    // minus what earlier overpaid items (no longer pending) already took.
-    const Atomic target = underpaidRule ? (invoice.state == InvoiceState::UnderpaidExpired ? invoice.received() : 0)
-                                        : invoice.refundableSurplus();
-    const Atomic want = saturatingSub(target, handled);
-    const QStringList txids = countedTxids(invoice);
-    const Dialect d = m_session.dialect();
-    if (handled > target) {
+    const InvoiceRefundPlan plan = planInvoiceRefund(invoice, items);
+    if (plan.overDecided) {
         // Money a person already refunded or applied is (partly) gone: reversed after the decision.
         outcome.alert = true;
         outcome.message = QStringLiteral("refund items of invoice %1 hold %2 but only %3 remains (a deposit was reversed "
                                          "after the item left the queue): check the payout")
                               .arg(invoiceId)
-                              .arg(handled)
-                              .arg(target);
+                              .arg(plan.decided)
+                              .arg(plan.remains);
     }
+    if (plan.itemId)
+        outcome.refundId = qint64(*plan.itemId);
+    const QStringList txids = countedTxids(invoice);
+    const Dialect d = m_session.dialect();
     // The placeholders are named :r... so that persistWithDeposit can put the write into its own statement.
-    if (pendingId) {
-        outcome.refundId = *pendingId;
-        if (want == 0) {
-            return std::optional<RefundWrite>(RefundWrite{
-                QStringLiteral("UPDATE refund_items SET status = 'dismissed', amount = :rzero, note = :rnote, updated_at = :rnow"
-                               " WHERE id = :rid RETURNING id"),
-                {{QStringLiteral(":rzero"), encodeAtomic(d, 0)},
-                 {QStringLiteral(":rnote"), QStringLiteral("dismissed automatically: the money it held (%1) no longer exists "
-                                                           "(a deposit was reversed)")
-                                                .arg(pendingAmount)},
-                 {QStringLiteral(":rnow"), toMs(now)},
-                 {QStringLiteral(":rid"), *pendingId}},
-                false});
-        }
+    switch (plan.action) {
+    case InvoiceRefundPlan::Action::None:
+        return std::optional<RefundWrite>();
+    case InvoiceRefundPlan::Action::DismissEmpty:
+        return std::optional<RefundWrite>(RefundWrite{
+            QStringLiteral("UPDATE refund_items SET status = 'dismissed', amount = :rzero, note = :rnote, updated_at = :rnow"
+                           " WHERE id = :rid RETURNING id"),
+            {{QStringLiteral(":rzero"), encodeAtomic(d, 0)},
+             {QStringLiteral(":rnote"), QString::fromStdString(autoDismissNote(plan.amount))},
+             {QStringLiteral(":rnow"), toMs(now)},
+             {QStringLiteral(":rid"), qint64(*plan.itemId)}},
+            false});
+    case InvoiceRefundPlan::Action::Update:
         return std::optional<RefundWrite>(RefundWrite{
             QStringLiteral("UPDATE refund_items SET amount = :ramount, txids = :rtxids, updated_at = :rnow WHERE id = :rid"
                            " AND (amount <> :ramount2 OR txids <> :rtxids2) RETURNING id"),
-            {{QStringLiteral(":ramount"), encodeAtomic(d, want)},
+            {{QStringLiteral(":ramount"), encodeAtomic(d, plan.amount)},
              {QStringLiteral(":rtxids"), joined(txids)},
              {QStringLiteral(":rnow"), toMs(now)},
-             {QStringLiteral(":rid"), *pendingId},
-             {QStringLiteral(":ramount2"), encodeAtomic(d, want)},
+             {QStringLiteral(":rid"), qint64(*plan.itemId)},
+             {QStringLiteral(":ramount2"), encodeAtomic(d, plan.amount)},
              {QStringLiteral(":rtxids2"), joined(txids)}},
             false});
+    case InvoiceRefundPlan::Action::Create:
+        outcome.queued = true; // a new arrival in the queue: the engine announces it
+        return std::optional<RefundWrite>(RefundWrite{
+            QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
+                           " VALUES (:rinvoice, :rasset, :rreason, 'pending', :ramount, :rtxids, :rcreated, :rupdated, :rfee)"
+                           " RETURNING id"),
+            {{QStringLiteral(":rinvoice"), invoiceId},
+             {QStringLiteral(":rasset"), asset},
+             {QStringLiteral(":rreason"), qs(name(plan.reason))},
+             {QStringLiteral(":ramount"), encodeAtomic(d, plan.amount)},
+             {QStringLiteral(":rtxids"), joined(txids)},
+             {QStringLiteral(":rcreated"), toMs(now)},
+             {QStringLiteral(":rupdated"), toMs(now)},
+             {QStringLiteral(":rfee"), encodeAtomic(d, 0)}},
+            true});
     }
-    if (want == 0)
-        return std::optional<RefundWrite>();
-    return std::optional<RefundWrite>(RefundWrite{
-        QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
-                       " VALUES (:rinvoice, :rasset, :rreason, 'pending', :ramount, :rtxids, :rcreated, :rupdated, :rfee)"
-                       " RETURNING id"),
-        {{QStringLiteral(":rinvoice"), invoiceId},
-         {QStringLiteral(":rasset"), asset},
-         {QStringLiteral(":rreason"), qs(name(reason))},
-         {QStringLiteral(":ramount"), encodeAtomic(d, want)},
-         {QStringLiteral(":rtxids"), joined(txids)},
-         {QStringLiteral(":rcreated"), toMs(now)},
-         {QStringLiteral(":rupdated"), toMs(now)},
-         {QStringLiteral(":rfee"), encodeAtomic(d, 0)}},
-        true});
+    return std::optional<RefundWrite>();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -572,6 +575,7 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
         m_session.markChanged();
         out.kind = RecordOutcome::RoutedToRefund;
         out.refundId = *refundId;
+        out.queued = true;
         out.message = QStringLiteral("no invoice has the address %1: the deposit waits in the refund queue (unmatched)").arg(o.address);
         return out;
     }
@@ -654,17 +658,14 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
             return std::unexpected(inserted.error());
         }
         const QString why = QStringLiteral("deposit_routed_to_refund (%1): %2").arg(qs(name(rejection.kind)), qs(sd::describe(event)));
-        if (auto e = writeEvent(record->id, now, record->invoice.state, record->invoice.state, why); !e)
-            return std::unexpected(e.error());
+        if (auto noted = noteOnInvoice(record->id, record->invoice.state, why, now); !noted)
+            return std::unexpected(noted.error());
         if (auto ob = writeOutbox(record->id, {latePaymentEvent(o.key, o.amount)}, now); !ob) // merchant API webhooks
             return std::unexpected(ob.error());
-        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
-                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), record->id}});
-            !touched)
-            return std::unexpected(touched.error());
         m_session.markChanged();
         out.kind = RecordOutcome::RoutedToRefund;
         out.refundId = *refundId;
+        out.queued = true;
         return out;
     }
 
@@ -741,17 +742,54 @@ StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known,
         out.kind = *changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
         return out;
     }
-    // Held money that was reversed and reappeared (re-mined, rebroadcast): held again, in a new item (the old
-    // one was dismissed when the money vanished).
+    // Held money that was reversed and reappeared (re-mined, rebroadcast). Where it goes is the domain's
+    // decision (heldDepositReappeared): back to the item that held it, so it is refunded at most once; a new
+    // pending item only when the old one was emptied automatically and nobody decided on the money.
     auto old = loadRefund(known.refundId.value_or(-1), true);
     if (!old)
         return std::unexpected(old.error());
-    auto refundId = insertRefund(known.invoiceId, o.asset, old->reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
-    if (!refundId)
-        return std::unexpected(refundId.error());
+    const HeldReappearance decision = heldDepositReappeared(HeldItem{old->status, old->amount}, o.amount);
+    qint64 refundId = old->id;
+    QString why;
+    if (decision.kind == HeldReappearance::Kind::NewItem) {
+        auto inserted = insertRefund(known.invoiceId, o.asset, old->reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
+        if (!inserted)
+            return std::unexpected(inserted.error());
+        refundId = *inserted;
+        out.kind = RecordOutcome::RoutedToRefund;
+        out.queued = true;
+        why = QStringLiteral("deposit_routed_to_refund (reappeared): deposit %1 of %2").arg(keyText(o.key)).arg(o.amount);
+    } else {
+        QStringList txids = old->txids;
+        const QString txid = QString::fromStdString(o.key.txid);
+        if (!txids.contains(txid))
+            txids << txid;
+        auto rejoined = m_session.execute(QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, updated_at = :now"
+                                                         " WHERE id = :id"),
+                                          {{QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), decision.amountAfter)},
+                                           {QStringLiteral(":txids"), joined(txids)},
+                                           {QStringLiteral(":now"), toMs(now)},
+                                           {QStringLiteral(":id"), old->id}});
+        if (!rejoined)
+            return std::unexpected(rejoined.error());
+        out.kind = RecordOutcome::Updated;
+        why = QStringLiteral("held_deposit_reappeared: deposit %1 of %2 is held by refund item %3 (%4) again")
+                  .arg(keyText(o.key))
+                  .arg(o.amount)
+                  .arg(old->id)
+                  .arg(qs(name(old->status)));
+        if (decision.alert) {
+            out.alert = true;
+            out.message = QStringLiteral("deposit %1 reappeared; its refund item %2 is %3 already, so it is not refunded again: "
+                                         "check the item")
+                              .arg(keyText(o.key))
+                              .arg(old->id)
+                              .arg(qs(name(old->status)));
+        }
+    }
     auto held = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'orphaned', refund_id = :r, updated_at = :now"
                                                  " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
-                                  {{QStringLiteral(":r"), *refundId},
+                                  {{QStringLiteral(":r"), refundId},
                                    {QStringLiteral(":now"), toMs(now)},
                                    {QStringLiteral(":asset"), o.asset},
                                    {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
@@ -760,21 +798,24 @@ StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known,
         return std::unexpected(held.error());
     if (auto details = updateDepositDetails(known, o, now); !details)
         return std::unexpected(details.error());
-    if (known.invoiceId) {
-        const QString why = QStringLiteral("deposit_routed_to_refund (reappeared): deposit %1 of %2")
-                                .arg(keyText(o.key))
-                                .arg(o.amount);
-        if (auto e = writeEvent(*known.invoiceId, now, out.after, out.after, why); !e)
-            return std::unexpected(e.error());
-        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
-                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), *known.invoiceId}});
-            !touched)
-            return std::unexpected(touched.error());
-    }
+    if (auto noted = noteOnInvoice(known.invoiceId, out.after, why, now); !noted)
+        return std::unexpected(noted.error());
     m_session.markChanged();
-    out.kind = RecordOutcome::RoutedToRefund;
-    out.refundId = *refundId;
+    out.refundId = refundId;
     return out;
+}
+
+StoreResult<void> SqlStore::noteOnInvoice(std::optional<qint64> invoiceId, InvoiceState state, const QString &why, TimePoint now)
+{
+    if (!invoiceId)
+        return {};
+    if (auto e = writeEvent(*invoiceId, now, state, state, why); !e)
+        return e;
+    auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
+                                     {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), *invoiceId}});
+    if (!touched)
+        return std::unexpected(touched.error());
+    return {};
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -865,11 +906,19 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
                                      {QStringLiteral(":output"), QString::fromStdString(known.deposit.key.output)}});
     if (!status)
         return std::unexpected(status.error());
-    if (item->status == RefundStatus::Pending) {
-        auto rest = checkedSub(item->amount, known.deposit.amount);
-        if (!rest)
-            return std::unexpected(m_session.fail(StoreError::Internal,
-                                                  QStringLiteral("refund item %1 holds less than its deposit").arg(item->id)));
+    // What becomes of the item is the domain's decision (heldDepositReversed).
+    auto decision = heldDepositReversed(HeldItem{item->status, item->amount}, known.deposit.amount);
+    if (!decision)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1: %2")
+                                                                        .arg(item->id)
+                                                                        .arg(QString::fromStdString(decision.error()))));
+    if (decision->alert) {
+        out.alert = true;
+        out.message = QStringLiteral("deposit %1 was reversed after its refund item %2 became %3: check the payout")
+                          .arg(keyText(known.deposit.key))
+                          .arg(item->id)
+                          .arg(qs(name(item->status)));
+    } else {
         auto remaining = m_session.select(QStringLiteral("SELECT txid FROM deposits WHERE refund_id = :id AND status = 'orphaned'"
                                                          " ORDER BY id"),
                                           {{QStringLiteral(":id"), item->id}});
@@ -879,37 +928,24 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
         for (const QSqlRecord &row : *remaining)
             if (!txids.contains(row.value(0).toString()))
                 txids << row.value(0).toString();
+        const bool emptied = decision->statusAfter == RefundStatus::Dismissed;
         auto done = m_session.execute(
             QStringLiteral("UPDATE refund_items SET amount = :amount, txids = :txids, status = :status, note = :note,"
                            " updated_at = :now WHERE id = :id"),
-            {{QStringLiteral(":amount"), encodeAtomic(d, *rest)},
+            {{QStringLiteral(":amount"), encodeAtomic(d, decision->amountAfter)},
              {QStringLiteral(":txids"), joined(txids)},
-             {QStringLiteral(":status"), *rest == 0 ? QStringLiteral("dismissed") : QStringLiteral("pending")},
-             {QStringLiteral(":note"), *rest == 0 ? QStringLiteral("dismissed automatically: its deposit was reversed (dropped "
-                                                                   "from the pool or reorged out)")
-                                                  : text(item->note)},
+             {QStringLiteral(":status"), qs(name(decision->statusAfter))},
+             {QStringLiteral(":note"), emptied ? QString::fromStdString(autoDismissNote(item->amount)) : text(item->note)},
              {QStringLiteral(":now"), toMs(now)},
              {QStringLiteral(":id"), item->id}});
         if (!done)
             return std::unexpected(done.error());
-    } else {
-        out.alert = true;
-        out.message = QStringLiteral("deposit %1 was reversed after its refund item %2 became %3: check the payout")
-                          .arg(keyText(known.deposit.key))
-                          .arg(item->id)
-                          .arg(qs(name(item->status)));
     }
-    if (known.invoiceId) {
-        const QString why = QStringLiteral("held_deposit_reversed: reversal of %1 (refund item %2)")
-                                .arg(keyText(known.deposit.key))
-                                .arg(item->id);
-        if (auto e = writeEvent(*known.invoiceId, now, out.after, out.after, why); !e)
-            return std::unexpected(e.error());
-        if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
-                                             {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), *known.invoiceId}});
-            !touched)
-            return std::unexpected(touched.error());
-    }
+    const QString why = QStringLiteral("held_deposit_reversed: reversal of %1 (refund item %2)")
+                            .arg(keyText(known.deposit.key))
+                            .arg(item->id);
+    if (auto noted = noteOnInvoice(known.invoiceId, out.after, why, now); !noted)
+        return std::unexpected(noted.error());
     m_session.markChanged();
     out.kind = RecordOutcome::Reversed;
     return out;

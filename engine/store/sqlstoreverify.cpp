@@ -1,7 +1,8 @@
 // The money invariant, checked in one snapshot: every atomic unit of every deposit that still exists is in
-// exactly one place. Counted deposits are in their invoice's received total (surplus included); orphaned
-// ones are held by the late/unmatched refund item they point to; an underpaid_expired invoice's counted
-// money is held by its underpaid_expired item; a settled invoice's refundable surplus by its overpaid items.
+// exactly one place. Counted deposits are in their invoice's received total (surplus included, and money a
+// person applied from a late item); orphaned ones are held by the late/unmatched refund item they point to,
+// and by no other item; an underpaid_expired invoice's counted money is held by its underpaid_expired item;
+// a settled invoice's refundable surplus by its overpaid items.
 #include "sqlstore.h"
 
 #include <QHash>
@@ -64,17 +65,34 @@ StoreResult<QStringList> SqlStore::verify()
 
         // Deposits: where each one's money is.
         QHash<qint64, Atomic> heldByItem; // orphaned money per late/unmatched item
+        // Which item holds (or held) each deposit, by (asset, txid, invoice): a txid an item lists must be held by
+        // that item, else the money would be refunded twice.
+        QHash<QString, QList<qint64>> holdersOf;
+        const auto holderKey = [](const QString &asset, const QString &txid, std::optional<qint64> invoice) {
+            return asset + u'/' + txid + u'/' + (invoice ? QString::number(*invoice) : QStringLiteral("-"));
+        };
         for (const QSqlRecord &row : *depositRows) {
             auto d = depositFromRow(row);
             if (!d)
                 return std::unexpected(d.error());
             const QString key = keyText(*d);
+            if (d->refundId)
+                holdersOf[holderKey(d->asset, QString::fromStdString(d->deposit.key.txid), d->invoiceId)] << *d->refundId;
             switch (d->deposit.status) {
             case DepositStatus::Counted:
                 if (!d->invoiceId || !byId.contains(*d->invoiceId))
                     report(QStringLiteral("counted deposit %1 has no invoice").arg(key));
                 if (d->refundId)
                     report(QStringLiteral("counted deposit %1 is also held by refund item %2").arg(key).arg(*d->refundId));
+                if (d->appliedFrom) {
+                    const RefundItem *from = itemById.value(*d->appliedFrom);
+                    if (!from || from->status != RefundStatus::Applied || from->reason != RefundReason::Late ||
+                        from->invoiceId != d->invoiceId)
+                        report(QStringLiteral("counted deposit %1 was applied from refund item %2, which is not an applied late "
+                                              "item of its invoice")
+                                   .arg(key)
+                                   .arg(*d->appliedFrom));
+                }
                 break;
             case DepositStatus::Orphaned: {
                 const RefundItem *item = d->refundId ? itemById.value(*d->refundId) : nullptr;
@@ -110,6 +128,25 @@ StoreResult<QStringList> SqlStore::verify()
                            .arg(qs(name(item.status)))
                            .arg(item.amount)
                            .arg(held));
+            // Every txid an undecided or refunded item lists is held by that item and no other (an item emptied
+            // automatically, or applied, holds nothing any more).
+            const bool holdsNothing = item.status == RefundStatus::Applied || (item.status == RefundStatus::Dismissed && item.amount == 0);
+            if (!holdsNothing) {
+                for (const QString &txid : item.txids) {
+                    const QList<qint64> holders = holdersOf.value(holderKey(item.asset, txid, item.invoiceId));
+                    if (holders.contains(item.id))
+                        continue;
+                    report(holders.isEmpty()
+                               ? QStringLiteral("refund item %1 (%2) lists deposit %3, which no deposit of it has")
+                                     .arg(item.id)
+                                     .arg(qs(name(item.status)), txid)
+                               : QStringLiteral("refund item %1 (%2) lists deposit %3, but refund item %4 holds it: it could be "
+                                                "refunded twice")
+                                     .arg(item.id)
+                                     .arg(qs(name(item.status)), txid)
+                                     .arg(holders.first()));
+                }
+            }
             if ((item.reason == RefundReason::Unmatched) != !item.invoiceId)
                 report(QStringLiteral("refund item %1: reason %2 with%3 an invoice")
                            .arg(item.id)

@@ -10,21 +10,7 @@
 #include <QStandardPaths>
 #include <QTimeZone>
 
-#include <array>
-
 namespace sd {
-
-namespace {
-
-constexpr std::array<std::pair<RefundStatus, std::string_view>, 5> RefundStatusNames{{
-    {RefundStatus::Pending, "pending"},
-    {RefundStatus::Refunding, "refunding"},
-    {RefundStatus::Refunded, "refunded"},
-    {RefundStatus::Applied, "applied"},
-    {RefundStatus::Dismissed, "dismissed"},
-}};
-
-} // namespace
 
 QDateTime toQDateTime(TimePoint t)
 {
@@ -32,22 +18,6 @@ QDateTime toQDateTime(TimePoint t)
 }
 
 TimePoint fromQDateTime(const QDateTime &dt) { return TimePoint{std::chrono::milliseconds(dt.toMSecsSinceEpoch())}; }
-
-std::string_view name(RefundStatus status)
-{
-    for (const auto &[s, text] : RefundStatusNames)
-        if (s == status)
-            return text;
-    return "unknown";
-}
-
-std::optional<RefundStatus> parseRefundStatus(std::string_view text)
-{
-    for (const auto &[s, n] : RefundStatusNames)
-        if (n == text)
-            return s;
-    return std::nullopt;
-}
 
 int Store::latestSchemaVersion() { return latestVersion(); }
 

@@ -4,6 +4,7 @@
 
 #include "amount.h"
 #include "invoice.h"
+#include "refundpolicy.h"
 
 #include <QDateTime>
 #include <QList>
@@ -52,6 +53,32 @@ struct DepositRecord
     std::optional<quint64> height;    // empty while in the mempool
     QString blockHash;
     std::optional<qint64> refundId;   // the refund item holding it (orphaned deposits, and reversed ones that were)
+    std::optional<qint64> appliedFrom; // counted because a person applied this refund item to the invoice
+    quint64 unlockTime = 0;           // Monero unlock_time (0: none; a block height below 500000000, else unix seconds)
+};
+
+// The snake_case status names are the domain's (refundpolicy.h): pending, refunding, refunded, applied, dismissed.
+struct RefundItem
+{
+    qint64 id = 0;
+    std::optional<qint64> invoiceId;
+    QString asset;
+    QStringList txids;   // the deposits whose money this item holds
+    Atomic amount = 0;
+    RefundReason reason = RefundReason::Late;
+    RefundStatus status = RefundStatus::Pending;
+    QDateTime createdAt;
+    QDateTime updatedAt;
+    // Filled in by the refund flow:
+    QString refundAddress;
+    QString payoutTxid;
+    Atomic fee = 0;
+    QString builtTx; // stored transaction metadata before relaying (Monero tx_metadata), so a relay can repeat
+    QStringList keyImages; // the key images the built transaction spends (proof it can never be mined, see rebuild)
+    QString note;    // dismissal reason, manual payout note
+    std::optional<qint64> groupId; // refunded together with the other items of this group (one transaction)
+    // What its deposits allow (confirmations, time locks), filled in for open items when they are read.
+    RefundHolding holding;
 };
 
 struct InvoiceRecord
@@ -68,6 +95,7 @@ struct InvoiceRecord
     QList<DepositRecord> deposits;       // every deposit linked to the invoice, orphaned ones included
     bool settledManually = false;        // settled by Store::applyRefundToInvoice, not by the state machine
     QDateTime updatedAt;                 // the `now` of the last write that touched it (see InvoiceFilter)
+    QList<RefundItem> refundItems;       // its refund items, oldest first (filled by Store::invoice(id) only)
 };
 
 struct NewInvoice
@@ -96,29 +124,6 @@ struct InvoiceEventRecord
     InvoiceState from = InvoiceState::AwaitingPayment;
     InvoiceState to = InvoiceState::AwaitingPayment;
     QString cause; // e.g. "deposit_counted: deposit abc:0/1 of 100 with 1 confirmations"
-};
-
-enum class RefundStatus : std::uint8_t { Pending, Refunding, Refunded, Applied, Dismissed };
-std::string_view name(RefundStatus status);
-std::optional<RefundStatus> parseRefundStatus(std::string_view text);
-
-struct RefundItem
-{
-    qint64 id = 0;
-    std::optional<qint64> invoiceId;
-    QString asset;
-    QStringList txids;   // the deposits whose money this item holds
-    Atomic amount = 0;
-    RefundReason reason = RefundReason::Late;
-    RefundStatus status = RefundStatus::Pending;
-    QDateTime createdAt;
-    QDateTime updatedAt;
-    // Filled in by the refund flow:
-    QString refundAddress;
-    QString payoutTxid;
-    Atomic fee = 0;
-    QString builtTx; // stored transaction metadata before relaying (Monero tx_metadata), so a relay can repeat
-    QString note;    // dismissal reason, manual payout note
 };
 
 struct AuditEntry
@@ -151,6 +156,7 @@ struct Observation
     std::optional<quint64> addressIndex;
     std::optional<quint64> height; // empty while in the mempool
     QString blockHash;
+    quint64 unlockTime = 0; // Monero unlock_time as the wallet reports it (0: none)
 };
 
 // The effect of recording one observation, reversal or clock sweep on one invoice or on the refund queue.
@@ -173,6 +179,37 @@ struct RecordOutcome
     InvoiceState after = InvoiceState::AwaitingPayment;
     bool alert = false; // e.g. reversed after settlement: a person must look
     QString message;
+    bool queued = false; // `refundId` is an item that just arrived in the refund queue: announce it
+};
+
+// What a refund decision was made on. The store refuses the move (Conflict, "the item changed, check
+// again") when the item no longer holds `amount`, and, with `requiredConfirmations`, when its deposits are
+// not ready by the domain's rule (refundReadiness: confirmations, time locks) at `now`.
+struct RefundGuard
+{
+    std::optional<Atomic> amount;
+    std::optional<std::uint32_t> requiredConfirmations;
+};
+
+// One item's move in advanceRefunds: the fields to set and what the decision was made on.
+struct RefundMove
+{
+    qint64 id = 0;
+    RefundItem update;
+    RefundGuard guard;
+};
+
+// The categories of one asset's money (refundpolicy.h, MoneyTotals), for the reports, reconcile and the dashboard.
+struct AssetMoney
+{
+    QString asset;
+    MoneyTotals totals;
+};
+struct MoneyFilter
+{
+    QString asset; // empty: all
+    // Invoices created in [from, to) and their items, plus unmatched items created in it. Unset: unbounded.
+    std::optional<QDateTime> createdFrom, createdTo;
 };
 
 // A keyset page of the refund queue (reports, exports): ascending ids above `afterId`, at most `limit`, so
@@ -310,9 +347,25 @@ public:
     // transaction. `update` carries the fields to set (address, built tx, payout txid, fee, note).
     // Non-empty fields of `update` (and a non-zero fee) are merged in; `refunding` needs a refund address,
     // `refunded` a payout txid or a note, `dismissed` a note, and every move an actor (else Invalid).
-    // Concurrent approvals: a compare-and-set on the status; the loser gets Conflict.
+    // Concurrent approvals: a compare-and-set on the status and, with a guard, on the amount; the loser gets
+    // Conflict. An item refunded together with others (groupId) moves only with all of them (advanceRefunds).
     virtual StoreResult<RefundItem> advanceRefund(qint64 id, RefundStatus to, const RefundItem &update,
-                                                  const QString &actor, TimePoint now) = 0;
+                                                  const QString &actor, TimePoint now, const RefundGuard &guard = {}) = 0;
+    // Several items refunded by one transaction, in one database transaction: all move or none, each with its
+    // own audit entry. Moving two or more to `refunding` makes them a group (groupId: the smallest id); a
+    // group's items must move together afterwards.
+    virtual StoreResult<QList<RefundItem>> advanceRefunds(const QList<RefundMove> &moves, RefundStatus to,
+                                                          const QString &actor, TimePoint now) = 0;
+    // Replaces the stored Monero transaction of `refunding` items (a group moves whole) whose stored txid is
+    // still `oldTxid` by the new one in each move's update (payout txid, fee, built tx, key images), audited as
+    // refund.rebuild. Only after the caller proved the old one can never be mined (RefundRunner::rebuild).
+    virtual StoreResult<QList<RefundItem>> rebuildRefunds(const QList<RefundMove> &moves, const QString &oldTxid,
+                                                          const QString &actor, TimePoint now) = 0;
+    // Every item of an invoice, oldest first.
+    virtual StoreResult<QList<RefundItem>> refundsOfInvoice(qint64 invoiceId) = 0;
+    // The money categories per asset (in asset order), exact, from the invoices and refund items the filter
+    // selects: the one definition report, reconcile and dashboard share.
+    virtual StoreResult<QList<AssetMoney>> moneyTotals(const MoneyFilter &filter) = 0;
     virtual StoreResult<QList<AuditEntry>> auditLog(int limit = -1) = 0;
 
     // ---- wallet cursors ----
@@ -329,9 +382,11 @@ public:
 
     // "Accept late money for its invoice": the ONE manual override of the state machine. For a pending
     // `late` or `underpaid_expired` item of an expired / underpaid_expired invoice: the invoice becomes
-    // settled (settledManually, settled at `now`, an invoice event naming the item and the actor), the
-    // item and the invoice's pending underpaid_expired item become `applied`, and an audit row is written,
-    // all in one transaction. Anything else: Invalid / Conflict.
+    // settled (settledManually, settled at `now`, an invoice event naming the item, its deposits and the
+    // actor), the item and the invoice's pending underpaid_expired item become `applied`, the late item's
+    // deposits are counted for the invoice (appliedFrom: the item), a surplus above the tolerance goes to
+    // the queue as overpaid, and an audit row is written, all in one transaction. Anything else: Invalid /
+    // Conflict.
     virtual StoreResult<InvoiceRecord> applyRefundToInvoice(qint64 refundId, const QString &actor, TimePoint now) = 0;
     // The deposits whose money an item holds: for late / unmatched items the orphaned (or since reversed)
     // deposits routed to it, for underpaid_expired / overpaid items their invoice's counted deposits.

@@ -3,6 +3,7 @@
 // extremes of BTC amounts) and the faults a real node does not make on demand (401, HTML, malformed bodies).
 #include "bitcoinbackend.h"
 #include "config.h"
+#include "coreserver.h"
 #include "faultserver.h"
 #include "regtest.h"
 #include "testsupport.h"
@@ -13,7 +14,10 @@
 
 using namespace sd;
 using sd::test::allocateOnce;
+using sd::test::CoreServer;
 using sd::test::pollOnce;
+using sd::test::receive;
+using sd::test::sinceBlock;
 
 namespace {
 
@@ -24,26 +28,6 @@ const QString TxD = QStringLiteral("22222222222222222222222222222222222222222222
 const QByteArray Block100 = QByteArray(64, 'a');
 const QByteArray Block105 = QByteArray(64, 'b');
 const QByteArray Block110 = QByteArray(64, 'c');
-
-// One listsinceblock entry as Bitcoin Core 27 prints it (fields in Core's order; `extra` appended).
-QByteArray receive(const QString &txid, int vout, const QByteArray &amount, int confirmations, int height,
-                   const QByteArray &extra = QByteArray())
-{
-    QByteArray e = "{\"address\":\"bcrt1qmerchant" + QByteArray::number(vout) + "\",\"category\":\"receive\",\"amount\":" +
-                   amount + ",\"label\":\"INV-1\",\"vout\":" + QByteArray::number(vout) + ",\"confirmations\":" +
-                   QByteArray::number(confirmations);
-    if (confirmations > 0)
-        e += ",\"blockhash\":\"" + QByteArray(64, char('0' + height % 10)) + "\",\"blockheight\":" + QByteArray::number(height) +
-             ",\"blockindex\":1,\"blocktime\":1795977637";
-    else
-        e += ",\"trusted\":false";
-    e += ",\"txid\":\"" + txid.toLatin1() + "\",\"wtxid\":\"" + txid.toLatin1() + "\"";
-    if (!extra.contains("walletconflicts"))
-        e += ",\"walletconflicts\":[]";
-    if (!extra.isEmpty())
-        e += ',' + extra;
-    return e + ",\"time\":1795977620,\"timereceived\":1795977620,\"bip125-replaceable\":\"no\"}";
-}
 
 RpcResult<BitcoinSinceBlock> parse(const QByteArray &result)
 {
@@ -60,30 +44,6 @@ RpcResult<WalletSnapshot> snapshotOf(const QByteArray &result, quint64 fromHeigh
         return std::unexpected(since.error());
     return BitcoinBackend::buildSnapshot(*since, {}, fromHeight, tip, QString::fromLatin1(Block110), QStringLiteral("test"));
 }
-
-QByteArray sinceBlock(const QList<QByteArray> &transactions, const QList<QByteArray> &removed = {})
-{
-    return "{\"transactions\":[" + transactions.join(',') + "],\"removed\":[" + removed.join(',') + "],\"lastblock\":\"" +
-           Block110 + "\"}";
-}
-
-// A Bitcoin Core wallet endpoint: basic auth (401 with a challenge first, as Core does), then a script per
-// method. Core answers JSON-RPC errors with HTTP 500 (404 for an unknown method).
-struct CoreServer
-{
-    QByteArray user = "merchant", password = "s3cret";
-    std::function<QByteArray(const FaultRequest &)> result; // raw JSON of `result`; empty: an RPC error
-    FaultServer server{[this](const FaultRequest &r) -> FaultResponse {
-        const QByteArray expected = "Basic " + (user + ':' + password).toBase64();
-        if (r.headers.value("authorization") != expected)
-            return {httpResponse(401, "Unauthorized", "", "text/html", {"WWW-Authenticate: Basic realm=\"jsonrpc\""})};
-        const QByteArray json = result(r);
-        if (json.isEmpty())
-            return {httpResponse(500, "Internal Server Error",
-                                 "{\"result\":null,\"error\":{\"code\":-5,\"message\":\"Block not found\"},\"id\":" + r.rpcId + "}")};
-        return {rpcResult(r, json)};
-    }};
-};
 
 AssetConfig btcConfig(const QUrl &url, const QString &user = QStringLiteral("merchant"))
 {

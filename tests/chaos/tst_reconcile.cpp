@@ -149,21 +149,37 @@ void TestReconcile::balancedAfterScenarioThenPlantedDifferencesFound()
     stopEngine();
     QCOMPARE(m_store->verify().value_or(QStringList{QStringLiteral("verify failed")}), QStringList{});
 
-    // 1. Balanced: credited 0.6 (surplus 0.1 shown apart) + refund queue 0.2 = the wallet's 0.8.
+    // 1. Balanced: kept 0.5 + held 0.3 (the 0.1 surplus and the 0.2 unmatched wait in the queue) = the wallet's 0.8.
     chaos::Run ok = reconcile({QStringLiteral("--json")});
     QVERIFY2(ok.code == 0, ok.err.constData());
     QJsonObject x = xmrOf(ok);
     QCOMPARE(x.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(x.value(QStringLiteral("wallet_total")).toString(), QStringLiteral("0.800000000000"));
-    QCOMPARE(x.value(QStringLiteral("credited_total")).toString(), QStringLiteral("0.600000000000"));
-    QCOMPARE(x.value(QStringLiteral("refund_queue_total")).toString(), QStringLiteral("0.200000000000"));
-    QCOMPARE(x.value(QStringLiteral("surplus_total")).toString(), QStringLiteral("0.100000000000"));
+    QCOMPARE(x.value(QStringLiteral("stored_total")).toString(), QStringLiteral("0.800000000000"));
+    QCOMPARE(x.value(QStringLiteral("kept_total")).toString(), QStringLiteral("0.500000000000"));
+    QCOMPARE(x.value(QStringLiteral("held_total")).toString(), QStringLiteral("0.300000000000"));
+    QCOMPARE(x.value(QStringLiteral("returned_total")).toString(), QStringLiteral("0.000000000000"));
+    QCOMPARE(x.value(QStringLiteral("kept_by_decision_total")).toString(), QStringLiteral("0.000000000000"));
     QCOMPARE(x.value(QStringLiteral("wallet_deposits")).toInt(), 2);
     QCOMPARE(x.value(QStringLiteral("stored_deposits")).toInt(), 2);
     QVERIFY(x.value(QStringLiteral("differences")).toArray().isEmpty());
     chaos::Run text = reconcile({QStringLiteral("--asset"), QStringLiteral("xmr")});
     QVERIFY2(text.code == 0, text.err.constData());
     QVERIFY2(text.out.contains("XMR: balanced"), text.out.constData());
+    QVERIFY2(text.out.contains("held (queue)     0.300000000000"), text.out.constData());
+    // A decision moves money between categories, never out of the books: the surplus kept by decision.
+    const QList<RefundItem> queued = m_store->refunds(RefundStatus::Pending).value();
+    for (const RefundItem &i : queued)
+        if (i.reason == RefundReason::Overpaid) {
+            RefundItem note;
+            note.note = QStringLiteral("the customer says keep it");
+            QVERIFY(m_store->advanceRefund(i.id, RefundStatus::Dismissed, note, QStringLiteral("op"), SystemClock::instance()->now()));
+        }
+    x = xmrOf(reconcile({QStringLiteral("--json")}));
+    QCOMPARE(x.value(QStringLiteral("ok")).toBool(), true);
+    QCOMPARE(x.value(QStringLiteral("held_total")).toString(), QStringLiteral("0.200000000000"));
+    QCOMPARE(x.value(QStringLiteral("kept_by_decision_total")).toString(), QStringLiteral("0.100000000000"));
+    QCOMPARE(x.value(QStringLiteral("kept_total")).toString(), QStringLiteral("0.500000000000"));
 
     // 2. Planted: a deposit the wallet never received, recorded through the store as a buggy backend
     //    would. The store itself stays consistent (verify() is clean) — only reconcile can see it.

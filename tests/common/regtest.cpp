@@ -1,6 +1,7 @@
 #include "regtest.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 
 namespace sd::test {
 
@@ -138,7 +139,7 @@ std::expected<Regtest::Sent, QString> Regtest::send(const QList<MoneroDestinatio
         return std::unexpected(built.error());
     if (auto relayed = waitUntilRelayed({built->txid}); !relayed)
         return std::unexpected(relayed.error());
-    return Sent{built->txid, built->amount, built->fee};
+    return Sent{built->txid, built->amount, built->fee, built->metadata};
 }
 
 std::expected<quint64, QString> Regtest::mine(int blocks)
@@ -305,6 +306,45 @@ std::expected<quint64, QString> Regtest::daemonHeight()
 std::expected<MoneroNewAddress, QString> Regtest::newMerchantAddress(const QString &label)
 {
     return waitFor<MoneroNewAddress>([&](auto done) { m_merchant->createAddress(0, label, done); });
+}
+
+std::expected<MoneroNewAddress, QString> Regtest::newCustomerAddress(const QString &label)
+{
+    return waitFor<MoneroNewAddress>([&](auto done) { m_customer->createAddress(0, label, done); });
+}
+
+std::expected<Atomic, QString> Regtest::customerReceived(quint32 subaddressIndex)
+{
+    if (auto refreshed = waitFor<MoneroRefreshResult>([this](auto done) { m_customer->refresh(done); }); !refreshed)
+        return std::unexpected(refreshed.error());
+    MoneroTransferQuery query;
+    query.in = query.pool = true;
+    query.subaddrIndices = {subaddressIndex};
+    auto transfers = waitFor<MoneroTransfers>([&](auto done) { m_customer->getTransfers(query, done); });
+    if (!transfers)
+        return std::unexpected(transfers.error());
+    QSet<QString> mined;
+    Atomic sum = 0;
+    for (const MoneroTransfer &t : transfers->in) {
+        mined.insert(t.txid);
+        sum += t.amount;
+    }
+    for (const MoneroTransfer &t : transfers->pool)
+        if (!mined.contains(t.txid)) // the wallet may still list a mined one in the pool
+            sum += t.amount;
+    return sum;
+}
+
+std::expected<Atomic, QString> Regtest::waitForCustomerPayment(quint32 subaddressIndex, int timeoutMs)
+{
+    std::expected<Atomic, QString> received = Atomic(0);
+    (void)QTest::qWaitFor([&] {
+        received = customerReceived(subaddressIndex);
+        return !received || *received != 0;
+    }, timeoutMs);
+    if (received && *received == 0)
+        return std::unexpected(QStringLiteral("the customer's subaddress %1 received nothing in %2 ms").arg(subaddressIndex).arg(timeoutMs));
+    return received;
 }
 
 std::expected<quint32, QString> Regtest::newMerchantAccount(const QString &label)

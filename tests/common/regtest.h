@@ -78,6 +78,7 @@ public:
         QString txid;
         Atomic amount = 0;
         Atomic fee = 0;
+        QString metadata; // tx_metadata: the customer's relay_tx puts the same transaction back after a flush
     };
 
     // True when every variable is set; otherwise `message` says which are missing. Use
@@ -130,6 +131,12 @@ public:
     // pay the shared wallet, so a test that compares everything one account received uses its own.
     std::expected<quint32, QString> newMerchantAccount(const QString &label);
     std::expected<QString, QString> customerAddress();
+    // A fresh subaddress of the customer wallet (a refund's destination), and everything it ever received
+    // (mined and in the pool, whatever the txid), after a refresh.
+    std::expected<MoneroNewAddress, QString> newCustomerAddress(const QString &label);
+    std::expected<Atomic, QString> customerReceived(quint32 subaddressIndex);
+    // Waits until that subaddress received anything (a refund mined or in the pool) and answers the sum.
+    std::expected<Atomic, QString> waitForCustomerPayment(quint32 subaddressIndex, int timeoutMs = 20000);
 
 private:
     std::expected<Sent, QString> send(const QList<MoneroDestination> &destinations, quint64 unlockTime);

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void reversalAfterBoundaryExpires();
     void reversedDepositReappearsAndCountsAgain();
     void reversedAfterSettlementIsFlagged();
+    void acceptedDepositCountsAgainWhateverItsTime();
     void underpaidExpiredReversalToNothingIsExpired();
     void zeroAmountAndMismatchAreRejected();
     void unknownKeysAreRejected();
@@ -345,6 +346,30 @@ void TestInvoiceMachine::reversedDepositReappearsAndCountsAgain()
     Invoice expired = tick(inv, Hard + 1s);
     auto late = apply(expired, DepositObserved{dep("a", Due, T0 + 5s, 1)}, Hard + 2s);
     QCOMPARE(late.error().kind, RejectionKind::InvoiceClosed);
+}
+
+// Late money a person applied to its invoice (accepted) that is reorged out and back counts again: the
+// decision stands, it is never late money a second time.
+void TestInvoiceMachine::acceptedDepositCountsAgainWhateverItsTime()
+{
+    Invoice inv = make();
+    Deposit late = dep("applied", Due, Hard + Seconds(60), 3);
+    late.accepted = true;
+    inv.state = InvoiceState::Settled; // settled by hand with it
+    inv.settledAt = Hard + Seconds(3600);
+    inv.deposits.push_back(late);
+    const Invoice gone = must(apply(inv, DepositReversed{late.key}, Hard + Seconds(7200)));
+    QCOMPARE(gone.received(), Atomic(0));
+    auto back = apply(gone, DepositObserved{dep("applied", Due, Hard + Seconds(60), 4)}, Hard + Seconds(9000));
+    QVERIFY2(back.has_value(), back ? "" : back.error().message.c_str());
+    QCOMPARE(back->change, Change::DepositReinstated);
+    QCOMPARE(back->invoice.received(), Due);
+    // Not accepted, the same money would be refused as late.
+    Invoice plain = gone;
+    plain.deposits.front().accepted = false;
+    auto refused = apply(plain, DepositObserved{dep("applied", Due, Hard + Seconds(60), 4)}, Hard + Seconds(9000));
+    QVERIFY(!refused.has_value());
+    QCOMPARE(refused.error().kind, RejectionKind::LateDeposit);
 }
 
 void TestInvoiceMachine::reversedAfterSettlementIsFlagged()

@@ -47,6 +47,8 @@ private Q_SLOTS:
     void expiryWaitsForAPollThatStartedAfterTheBoundary();
     void catchesUpOnHistoryBeforeExpiring();
     void lateDepositGoesToTheRefundQueue();
+    void everyArrivalInTheQueueIsAnnounced();
+    void confirmationsOfHeldMoneyArePushed();
     void vanishedDepositIsReversed();
     void healthDegradesThenGoesDownAndRecovers();
     void authenticationFailureIsDownAtOnce();
@@ -240,6 +242,72 @@ void TestEngine::lateDepositGoesToTheRefundQueue()
     QTRY_VERIFY(pushedAsRefunding());
 }
 
+// Overpaid and underpaid_expired items reach the queue through an invoice transition, not a routed deposit:
+// they are announced like late and unmatched money (the engine's refundQueued: the log line, the dashboard's
+// notification).
+void TestEngine::everyArrivalInTheQueueIsAnnounced()
+{
+    startEngine();
+    const InvoiceRecord over = createInvoice(QStringLiteral("1"));
+    const InvoiceRecord under = createInvoice(QStringLiteral("2"));
+    QSignalSpy queued(m_engine.get(), &Engine::refundQueued);
+    m_backend->standing = snapshot(100, {deposit(over.address, "tx-over", 1'500'000'000'000ULL, T0 + 10s, 1, 100),
+                                         deposit(under.address, "tx-under", 500'000'000'000ULL, T0 + 10s, 1, 100)});
+    m_engine->pollNow();
+    QTRY_COMPARE(stateOf(over.id), InvoiceState::Settled);
+    QTRY_COMPARE(queued.count(), 1);
+    RefundItem item = queued.first().at(0).value<RefundItem>();
+    QCOMPARE(item.reason, RefundReason::Overpaid);
+    QCOMPARE(item.amount, Atomic(500'000'000'000ULL));
+    QCOMPARE(item.invoiceId, std::optional<qint64>(over.id));
+    m_clock->set(T0 + 2000s);
+    m_engine->pollNow();
+    QTRY_COMPARE(stateOf(under.id), InvoiceState::UnderpaidExpired);
+    QTRY_COMPARE(queued.count(), 2);
+    item = queued.last().at(0).value<RefundItem>();
+    QCOMPARE(item.reason, RefundReason::UnderpaidExpired);
+    QCOMPARE(item.amount, Atomic(500'000'000'000ULL));
+    QCOMPARE(item.invoiceId, std::optional<qint64>(under.id));
+    // Later polls that only re-read the same money announce nothing new.
+    const int answered = m_backend->answered;
+    m_engine->pollNow();
+    QTRY_VERIFY(m_backend->answered > answered);
+    QCOMPARE(queued.count(), 2);
+}
+
+// An item waiting for its confirmations: each poll that sees more of them pushes the item again, so the
+// dashboard's "waiting for confirmations (n of m)" moves and Refund is offered once it may be.
+void TestEngine::confirmationsOfHeldMoneyArePushed()
+{
+    startEngine();
+    const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
+    m_clock->set(T0 + 2000s);
+    m_backend->standing = snapshot(100, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 0, {})});
+    m_engine->pollNow();
+    QTRY_COMPARE(m_store->refunds(RefundStatus::Pending)->size(), 1);
+    QSignalSpy open(m_engine.get(), &Engine::refundsChanged);
+    const auto pushedWith = [&](std::uint32_t confirmations) {
+        for (const QList<QVariant> &args : open)
+            for (const RefundItem &it : args.at(0).value<QList<RefundItem>>())
+                if (it.holding.confirmations == confirmations)
+                    return true;
+        return false;
+    };
+    m_backend->standing = snapshot(104, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 4, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(pushedWith(4));
+    m_backend->standing = snapshot(110, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 10, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(pushedWith(10));
+    QSignalSpy totals(m_engine.get(), &Engine::moneyTotalsChanged);
+    m_backend->standing = snapshot(111, {deposit(inv.address, "tx-late-held", 1'000'000'000'000ULL, T0 + 1500s, 11, 101)});
+    m_engine->pollNow();
+    QTRY_VERIFY(!totals.isEmpty());
+    const auto money = totals.last().at(0).value<QList<AssetMoney>>();
+    QCOMPARE(money.size(), 1);
+    QCOMPARE(money.first().totals.held, Decimal::Int(1'000'000'000'000ULL));
+}
+
 void TestEngine::vanishedDepositIsReversed()
 {
     startEngine(1);
@@ -302,7 +370,9 @@ void TestEngine::cursorRewindsByTheReorgDepth()
                 (*m_store->cursor(QStringLiteral("scripted:XMR")))->height == 500);
     m_engine->pollNow();
     QTRY_COMPARE(m_backend->polls.size(), 3);
-    QCOMPARE(m_backend->polls.at(2), quint64(500 - 10)); // reorg_depth 10 > min_confirmations + 1
+    // reorg_depth 10 > min_confirmations + 1, but a refund needs 10 confirmations (refund_min_confirmations),
+    // which the engine can only see while it re-reads 11 blocks.
+    QCOMPARE(m_backend->polls.at(2), quint64(500 - 11));
     auto cursor = m_store->cursor(QStringLiteral("scripted:XMR"));
     QVERIFY(cursor.has_value() && cursor->has_value());
     QCOMPARE((*cursor)->height, quint64(500));

@@ -8,7 +8,12 @@
 #include "erc20backend.h"
 #include "testsupport.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QNetworkAccessManager>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -37,6 +42,7 @@ private Q_SLOTS:
     void amountBeyond64BitsIsRefused();
     void emptyPoolRefusesNewInvoices();
     void listIncomingReadsTheWholeChain();
+    void reconcileChecksUsdtThroughThePool();
 
 private:
     InvoiceRecord create(const QString &amount);
@@ -304,6 +310,47 @@ void TestEngineErc20::listIncomingReadsTheWholeChain()
     QCOMPARE(transfers.at(1).address, Pool.at(0));
     QCOMPARE(transfers.at(1).amount, 1 * Usdt);
     QCOMPARE(transfers.at(1).confirmations, 3u);
+}
+
+// `settledesk reconcile` (the binary) checks USDT too: it connects the store's address pool, as the engine
+// does, and balances the chain's transfers to pool addresses: 10 kept for the invoice, 1 held (to a free pool
+// address, unmatched).
+void TestEngineErc20::reconcileChecksUsdtThroughThePool()
+{
+    const InvoiceRecord inv = create(QStringLiteral("10"));
+    const QString customer = QString::fromLatin1(AnvilNode::Customer);
+    const QString paid = m_node->transfer(m_token, customer, inv.address, 10 * Usdt);
+    const QString stray = m_node->transfer(m_token, customer, Pool.at(1), 1 * Usdt);
+    QVERIFY(!paid.isEmpty() && !stray.isEmpty());
+    QVERIFY2(m_node->mineUntilIncluded({paid, stray}), qPrintable(m_node->lastError()));
+    QVERIFY(m_node->mine(12));
+    QVERIFY(waitFor(inv.id, [](const InvoiceRecord &r) { return r.invoice.state == InvoiceState::Settled; }));
+    QVERIFY(QTest::qWaitFor([&] { return m_store->refunds().value_or(QList<RefundItem>{}).size() == 1; }, Wait));
+    m_engine->stop();
+    m_engine.reset();
+
+    const QString ini = m_dir->filePath(QStringLiteral("settledesk.ini"));
+    {
+        QFile f(ini);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("[database]\nurl=sqlite:%1\n[usdt]\nwallet_rpc_url=%2\ntoken_contract=%3\nrequest_timeout_ms=20000\n")
+                    .arg(m_dir->filePath(QStringLiteral("usdt.db")), m_node->url(), m_token)
+                    .toUtf8());
+    }
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SETTLEDESK_BINARY), {QStringLiteral("--config"), ini, QStringLiteral("reconcile"), QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(120000));
+    const QByteArray out = p.readAllStandardOutput();
+    QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(out + p.readAllStandardError())));
+    const QJsonObject usdt = QJsonDocument::fromJson(out).object().value(QStringLiteral("assets")).toArray().first().toObject();
+    QCOMPARE(usdt.value(QStringLiteral("asset")).toString(), QStringLiteral("USDT"));
+    QCOMPARE(usdt.value(QStringLiteral("ok")).toBool(), true);
+    QCOMPARE(usdt.value(QStringLiteral("wallet_total")).toString(), QStringLiteral("11.000000"));
+    QCOMPARE(usdt.value(QStringLiteral("kept_total")).toString(), QStringLiteral("10.000000"));
+    QCOMPARE(usdt.value(QStringLiteral("held_total")).toString(), QStringLiteral("1.000000"));
 }
 
 QTEST_GUILESS_MAIN(TestEngineErc20)

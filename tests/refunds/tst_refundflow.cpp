@@ -1,6 +1,7 @@
 // The refund queue's actions from the dashboard: the page's action opens the dialog, the RefundService in its
 // own thread does the work on its own store connection, and the outcome reaches the window. Real SQLite
 // file, real threads, the offscreen platform. Monero's send path is the regtest test's (tst_refundmonero).
+#include "clock.h"
 #include "refundactionsdialog.h"
 #include "refundflow.h"
 #include "refundservice.h"
@@ -19,6 +20,7 @@
 
 using namespace sd;
 using namespace sd::ui;
+using namespace std::chrono_literals;
 
 namespace {
 const QString BtcAddress = QStringLiteral("bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4");
@@ -46,10 +48,11 @@ class TestRefundFlow : public QObject
     RefundsPage *m_page = nullptr;
     RefundFlow *m_flow = nullptr;
 
-    qint64 unmatched(const std::string &txid, Atomic amount)
+    // BTC money to an address no invoice has, with `confirmations` (deep enough to refund by default).
+    qint64 unmatched(const std::string &txid, Atomic amount, std::uint32_t confirmations = 6)
     {
         auto o = m_store->recordObservation(sdtest::observation(QStringLiteral("nobody-") + QString::fromStdString(txid),
-                                                                txid, amount, sdtest::T0, 1, "0", QStringLiteral("BTC")),
+                                                                txid, amount, sdtest::T0, confirmations, "0", QStringLiteral("BTC")),
                                             sdtest::T0);
         return o && o->refundId ? *o->refundId : 0;
     }
@@ -97,14 +100,21 @@ private slots:
         m_window = std::make_unique<QWidget>();
         m_page = new RefundsPage(&m_model, &m_payouts, m_window.get());
         m_page->setActionsAvailable(true);
+        // As the main window does: Refund only for money that cannot vanish any more.
+        m_model.setReadiness([this](const RefundItem &it) {
+            return refundReadiness(it.holding, m_config.refundConfirmations(it.asset), SystemClock::instance()->now());
+        });
         m_flow = new RefundFlow(m_window.get(), m_config, this);
         connect(m_page, &RefundsPage::actionRequested, m_flow, &RefundFlow::start);
+        connect(m_page, &RefundsPage::togetherRequested, m_flow, &RefundFlow::startTogether);
         const auto q = Qt::QueuedConnection;
         connect(m_flow, &RefundFlow::quoteRequested, m_service, &RefundService::quote, q);
         connect(m_flow, &RefundFlow::approveRequested, m_service, &RefundService::approve, q);
         connect(m_flow, &RefundFlow::applyRequested, m_service, &RefundService::apply, q);
         connect(m_flow, &RefundFlow::dismissRequested, m_service, &RefundService::dismiss, q);
         connect(m_flow, &RefundFlow::payoutRequested, m_service, &RefundService::payout, q);
+        connect(m_flow, &RefundFlow::quoteTogetherRequested, m_service, &RefundService::quoteTogether, q);
+        connect(m_flow, &RefundFlow::approveTogetherRequested, m_service, &RefundService::approveTogether, q);
         connect(m_service, &RefundService::quoted, m_flow, &RefundFlow::handleQuoted, q);
         connect(m_service, &RefundService::finished, m_flow, &RefundFlow::handleFinished, q);
         m_window->show();
@@ -266,6 +276,101 @@ private slots:
         QCOMPARE(audited, 2); // approved, then paid
         showQueue();
         QVERIFY(!select(id, payouts)); // paid: it left the list
+    }
+
+    // A payment with 1 of BTC's 3 confirmations: the row says so, Refund is not offered (apply and dismiss
+    // are), and the row refreshes when the engine sees the confirmations.
+    void refundWaitsForConfirmations()
+    {
+        const qint64 id = unmatched("btc-young", 80000, 1);
+        QVERIFY(id > 0);
+        showQueue();
+        QVERIFY(select(id));
+        const QModelIndex ready = m_page->table()->currentIndex().siblingAtColumn(RefundTableModel::ReadyColumn);
+        QCOMPARE(ready.data().toString(), QStringLiteral("waiting for confirmations (1 of 3)"));
+        QAction *refund = nullptr;
+        for (QAction *a : m_page->table()->actions())
+            if (a->text() == QStringLiteral("Refund to the customer…"))
+                refund = a;
+        QVERIFY(refund);
+        QVERIFY(!refund->isEnabled());
+        QVERIFY(m_page->summary().contains(QStringLiteral("1 of them waits for its confirmations")));
+        refund->trigger();
+        QVERIFY(!m_flow->dialog()); // nothing opens for money that can still vanish
+        QVERIFY(m_store->recordObservation(sdtest::observation(QStringLiteral("nobody-btc-young"), "btc-young", 80000, sdtest::T0, 3, "0",
+                                                               QStringLiteral("BTC")),
+                                           sdtest::T0 + 30min));
+        QSignalSpy changed(&m_model, &QAbstractItemModel::dataChanged);
+        showQueue(); // what the engine pushes after the poll
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(select(id));
+        QCOMPARE(m_page->table()->currentIndex().siblingAtColumn(RefundTableModel::ReadyColumn).data().toString(),
+                 QStringLiteral("ready"));
+        QVERIFY(refund->isEnabled());
+        QVERIFY(m_store->advanceRefund(id, RefundStatus::Dismissed, [] { RefundItem n; n.note = QStringLiteral("test"); return n; }(),
+                                       QStringLiteral("op"), sdtest::T0));
+    }
+
+    // An underpaid invoice whose remainder came late: two items, one customer. "Refund together" approves
+    // both in one step for one payout; each item gets its own audit entry, and the payout pays both.
+    void refundTogether()
+    {
+        NewInvoice n = sdtest::newInvoice(QStringLiteral("order-together"), QStringLiteral("addr-together"), 100000);
+        n.asset = QStringLiteral("BTC");
+        auto invoice = m_store->createInvoice(n, sdtest::T0);
+        QVERIFY(invoice);
+        const TimePoint hard = sdtest::T0 + DefaultQuoteWindow + DefaultGraceWindow;
+        QVERIFY(m_store->recordObservation(sdtest::observation(QStringLiteral("addr-together"), "tx-part", 90000, sdtest::T0 + 1s, 6, "0",
+                                                               QStringLiteral("BTC")),
+                                           sdtest::T0 + 1s));
+        QVERIFY(m_store->expireDue(hard + 1s));
+        auto late = m_store->recordObservation(sdtest::observation(QStringLiteral("addr-together"), "tx-rest", 10000, hard + 60s, 6, "0",
+                                                                   QStringLiteral("BTC")),
+                                               hard + 60s);
+        QVERIFY(late && late->kind == RecordOutcome::RoutedToRefund);
+        showQueue();
+        QList<qint64> ids;
+        const QList<RefundItem> items = m_store->refundsOfInvoice(*invoice).value(); // a copy: the expected is a temporary
+        for (const RefundItem &it : items)
+            ids << it.id;
+        QCOMPARE(ids.size(), 2);
+        QVERIFY(select(ids.last()));
+        QCOMPARE(m_page->together().size(), 2);
+        QSignalSpy done(m_flow, &RefundFlow::succeeded);
+        trigger(QStringLiteral("Refund together with the invoice's other items…"));
+        RefundActionsDialog *dialog = m_flow->dialog();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->items().size(), 2);
+        QPushButton *approve = button(dialog, QStringLiteral("Approve for manual payout"));
+        QVERIFY(approve);
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(), BtcAddress);
+        QTest::mouseClick(approve, Qt::LeftButton);
+        QVERIFY(done.wait(10000));
+        const QList<RefundItem> after = m_store->refundsOfInvoice(*invoice).value();
+        for (const RefundItem &it : after) {
+            QCOMPARE(it.status, RefundStatus::Refunding);
+            QCOMPARE(it.groupId, std::optional<qint64>(ids.first()));
+            QCOMPARE(it.refundAddress, BtcAddress);
+        }
+        int audited = 0;
+        const QList<AuditEntry> log = m_store->auditLog().value();
+        for (const AuditEntry &e : log)
+            if (e.action == QLatin1String("refund.approve") &&
+                (e.subject == QStringLiteral("refund:%1").arg(ids[0]) || e.subject == QStringLiteral("refund:%1").arg(ids[1])))
+                ++audited;
+        QCOMPARE(audited, 2);
+        // One payout (one transaction, one fee) pays both: recorded on one, it is recorded on each.
+        RefundRunner runner(m_store.get(), m_config, QStringLiteral("dashboard-alice"));
+        const RefundOutcome paid = runner.payout(ids.last(), QString(64, QLatin1Char('e')), 1000);
+        QVERIFY2(paid.kind == RefundOutcome::Done, qPrintable(paid.message));
+        const QList<RefundItem> settled = m_store->refundsOfInvoice(*invoice).value();
+        Atomic fees = 0;
+        for (const RefundItem &it : settled) {
+            QCOMPARE(it.status, RefundStatus::Refunded);
+            QCOMPARE(it.payoutTxid, QString(64, QLatin1Char('e')));
+            fees += it.fee;
+        }
+        QCOMPARE(fees, Atomic(1000)); // 900 + 100: shared by amount
     }
 
     // A Monero refund left refunding was interrupted between building and relaying: the dashboard never

@@ -170,10 +170,14 @@ private Q_SLOTS:
         QCOMPARE(json.value(QStringLiteral("format")).toString(), QStringLiteral("csv"));
         QCOMPARE(json.value(QStringLiteral("from")).toString(), QStringLiteral("2026-11-01T00:00:00.000Z"));
         QCOMPARE(json.value(QStringLiteral("to_exclusive")).toString(), QStringLiteral("2026-12-01T00:00:00.000Z"));
-        const QJsonArray volume = json.value(QStringLiteral("settled_volume")).toArray();
-        QCOMPARE(volume.size(), 2);
-        QCOMPARE(volume.at(0).toObject().value(QStringLiteral("amount")).toString(), QStringLiteral("2.030153846155"));
-        QCOMPARE(volume.at(0).toObject().value(QStringLiteral("amount_atomic")).toString(), QStringLiteral("2030153846155"));
+        // The money categories per asset: the overpaid 0.1 XMR waits in the queue, so it is held, not kept.
+        const QJsonArray money = json.value(QStringLiteral("money")).toArray();
+        QCOMPARE(money.size(), 3);
+        QCOMPARE(money.at(0).toObject().value(QStringLiteral("asset")).toString(), QStringLiteral("XMR"));
+        QCOMPARE(money.at(0).toObject().value(QStringLiteral("kept")).toString(), QStringLiteral("1.930153846155"));
+        QCOMPARE(money.at(0).toObject().value(QStringLiteral("held")).toString(), QStringLiteral("0.100000000000"));
+        QCOMPARE(money.at(2).toObject().value(QStringLiteral("returned")).toString(), QStringLiteral("25.000000"));
+        QCOMPARE(money.at(2).toObject().value(QStringLiteral("returned_fees")).toString(), QStringLiteral("0.350000"));
         bool sawUsdTotal = false;
         for (const QJsonValue &t : json.value(QStringLiteral("totals")).toArray()) {
             const QJsonObject o = t.toObject();

@@ -65,10 +65,10 @@ private:
     {
         // In refund id order; each item's movements in the range, amounts in the asset's unit and atomic. The
         // txids are the deposits whose money the item holds (for an overpayment: the invoice's deposits).
-        const QString over = QStringLiteral("refund,3,,XMR,pending,,,,,,,,,,2026-11-03T08:03:20.000Z,,bb22 bb33,,%1,overpaid,received pending,0.100000000000,100000000000,,,2026-11-03T08:03:20.000Z,");
-        const QString under = QStringLiteral("refund,4,,BTC,pending,,,,,,,,,,2026-11-20T00:30:00.000Z,,cc44,,%1,underpaid_expired,received pending,0.00150000,150000,,,2026-11-20T00:30:00.000Z,");
-        const QString late = QStringLiteral("refund,5,,USDT,refunded,,,,,,,,,,2026-11-20T01:00:00.000Z,,0xdd55,,%1,late,received refunded,25.000000,25000000,0.350000,350000,2026-11-25T11:00:00.000Z,0xpayout");
-        const QString unmatched = QStringLiteral("refund,,,BTC,dismissed,,,,,,,,,,2026-11-16T00:00:00.000Z,,ff77,,%1,unmatched,received dismissed,0.00005000,5000,,,2026-11-17T00:00:00.000Z,");
+        const QString over = QStringLiteral("refund,3,,XMR,pending,,,,,,,,,,2026-11-03T08:03:20.000Z,,bb22 bb33,,%1,overpaid,received pending,0.100000000000,100000000000,,,2026-11-03T08:03:20.000Z,,,,");
+        const QString under = QStringLiteral("refund,4,,BTC,pending,,,,,,,,,,2026-11-20T00:30:00.000Z,,cc44,,%1,underpaid_expired,received pending,0.00150000,150000,,,2026-11-20T00:30:00.000Z,,,,");
+        const QString late = QStringLiteral("refund,5,,USDT,refunded,,,,,,,,,,2026-11-20T01:00:00.000Z,,0xdd55,,%1,late,received refunded,25.000000,25000000,0.350000,350000,2026-11-25T11:00:00.000Z,0xpayout,,,");
+        const QString unmatched = QStringLiteral("refund,,,BTC,dismissed,,,,,,,,,,2026-11-16T00:00:00.000Z,,ff77,,%1,unmatched,received dismissed,0.00005000,5000,,,2026-11-17T00:00:00.000Z,,,,");
         QMap<qint64, QString> byId{{overpaidItem, over.arg(overpaidItem)},
                                    {f.underpaidItem, under.arg(f.underpaidItem)},
                                    {f.lateItem, late.arg(f.lateItem)},
@@ -104,32 +104,49 @@ private Q_SLOTS:
         QVERIFY(!csv.isEmpty());
         QVERIFY(!csv.startsWith("\xEF\xBB\xBF")); // no BOM unless asked for
         QStringList expected = {
-            "record_type,invoice_id,order_ref,asset,state,fiat_amount,fiat_currency,rate,amount_due,amount_due_atomic,amount_received,amount_received_atomic,surplus,surplus_atomic,created_at,settled_at,txids,count,refund_id,refund_reason,refund_movements,refund_amount,refund_amount_atomic,refund_fee,refund_fee_atomic,refund_updated_at,payout_txid",
+            "record_type,invoice_id,order_ref,asset,state,fiat_amount,fiat_currency,rate,amount_due,amount_due_atomic,amount_received,amount_received_atomic,surplus,surplus_atomic,created_at,settled_at,txids,count,refund_id,refund_reason,refund_movements,refund_amount,refund_amount_atomic,refund_fee,refund_fee_atomic,refund_updated_at,payout_txid,category,category_amount,category_amount_atomic",
             // Invoices by id; created 2026-10-31T23:59:59.999Z (7) and 2026-12-01T00:00:00.000Z (9) are outside.
-            "invoice,1,A-1001,XMR,settled,50.00,USD,162.50,0.307692307693,307692307693,0.307692307693,307692307693,0.000000000000,0,2026-11-02T10:00:00.000Z,2026-11-02T10:02:00.000Z,aa11,,,,,,,,,,",
-            "invoice,2,A-1002,XMR,settled,19.9,USD,162.50,0.122461538462,122461538462,0.122461538462,122461538462,0.000000000000,0,2026-11-02T11:00:00.000Z,2026-11-02T11:05:00.000Z,ab12,,,,,,,,,,",
-            "invoice,3,\"Smith, \"\"Big\"\" Order\nsecond line\",XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,2026-11-03T08:00:00.000Z,2026-11-03T08:03:20.000Z,bb22 bb33,,,,,,,,,,",
-            "invoice,4,\"'=HYPERLINK(\"\"http://evil\"\")\",BTC,underpaid_expired,100.00,EUR,50000.00,0.00200000,200000,0.00150000,150000,0.00000000,0,2026-11-10T12:00:00.000Z,,cc44,,,,,,,,,,",
-            "invoice,5,Bestellung Grüße €,USDT,expired,25.00,USD,1.00,25.000000,25000000,0.000000,0,0.000000,0,2026-11-20T00:00:00.000Z,,,,,,,,,,,,",
-            "invoice,6,B-2002,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,2026-11-15T09:30:00.000Z,2026-11-15T09:31:00.000Z,ee66,,,,,,,,,,",
-            "invoice,8,last-ms,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,2026-11-30T23:59:59.999Z,,,,,,,,,,,,",
+            "invoice,1,A-1001,XMR,settled,50.00,USD,162.50,0.307692307693,307692307693,0.307692307693,307692307693,0.000000000000,0,2026-11-02T10:00:00.000Z,2026-11-02T10:02:00.000Z,aa11,,,,,,,,,,,,,",
+            "invoice,2,A-1002,XMR,settled,19.9,USD,162.50,0.122461538462,122461538462,0.122461538462,122461538462,0.000000000000,0,2026-11-02T11:00:00.000Z,2026-11-02T11:05:00.000Z,ab12,,,,,,,,,,,,,",
+            "invoice,3,\"Smith, \"\"Big\"\" Order\nsecond line\",XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,2026-11-03T08:00:00.000Z,2026-11-03T08:03:20.000Z,bb22 bb33,,,,,,,,,,,,,",
+            "invoice,4,\"'=HYPERLINK(\"\"http://evil\"\")\",BTC,underpaid_expired,100.00,EUR,50000.00,0.00200000,200000,0.00150000,150000,0.00000000,0,2026-11-10T12:00:00.000Z,,cc44,,,,,,,,,,,,,",
+            "invoice,5,Bestellung Grüße €,USDT,expired,25.00,USD,1.00,25.000000,25000000,0.000000,0,0.000000,0,2026-11-20T00:00:00.000Z,,,,,,,,,,,,,,,",
+            "invoice,6,B-2002,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,2026-11-15T09:30:00.000Z,2026-11-15T09:31:00.000Z,ee66,,,,,,,,,,,,,",
+            "invoice,8,last-ms,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,2026-11-30T23:59:59.999Z,,,,,,,,,,,,,,,",
             // Totals per asset (XMR, BTC, USDT), state and fiat currency (crypto-priced first).
-            "total,,,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,,,,1,,,,,,,,,",
-            "total,,,XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,,,,1,,,,,,,,,",
-            "total,,,XMR,settled,69.90,USD,,0.430153846155,430153846155,0.430153846155,430153846155,0.000000000000,0,,,,2,,,,,,,,,",
-            "total,,,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,,,,1,,,,,,,,,",
-            "total,,,BTC,underpaid_expired,100.00,EUR,,0.00200000,200000,0.00150000,150000,0.00000000,0,,,,1,,,,,,,,,",
-            "total,,,USDT,expired,25.00,USD,,25.000000,25000000,0.000000,0,0.000000,0,,,,1,,,,,,,,,",
+            "total,,,XMR,awaiting_payment,,,,0.000000000001,1,0.000000000000,0,0.000000000000,0,,,,1,,,,,,,,,,,,",
+            "total,,,XMR,settled,,,,1.500000000000,1500000000000,1.600000000000,1600000000000,0.100000000000,100000000000,,,,1,,,,,,,,,,,,",
+            "total,,,XMR,settled,69.90,USD,,0.430153846155,430153846155,0.430153846155,430153846155,0.000000000000,0,,,,2,,,,,,,,,,,,",
+            "total,,,BTC,settled,,,,0.01000000,1000000,0.01000000,1000000,0.00000000,0,,,,1,,,,,,,,,,,,",
+            "total,,,BTC,underpaid_expired,100.00,EUR,,0.00200000,200000,0.00150000,150000,0.00000000,0,,,,1,,,,,,,,,,,,",
+            "total,,,USDT,expired,25.00,USD,,25.000000,25000000,0.000000,0,0.000000,0,,,,1,,,,,,,,,,,,",
         };
         expected << expectedRefunds();
         expected << QStringList{
-            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,received,0.100000000000,100000000000,,,,",
-            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,pending,0.100000000000,100000000000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,2,,,received,0.00155000,155000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,dismissed,0.00005000,5000,,,,",
-            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,pending,0.00150000,150000,,,,",
-            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,received,25.000000,25000000,,,,",
-            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,refunded,25.000000,25000000,0.350000,350000,,",
+            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,received,0.100000000000,100000000000,,,,,,,",
+            "refund_total,,,XMR,,,,,,,,,,,,,,1,,,pending,0.100000000000,100000000000,,,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,2,,,received,0.00155000,155000,,,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,dismissed,0.00005000,5000,,,,,,,",
+            "refund_total,,,BTC,,,,,,,,,,,,,,1,,,pending,0.00150000,150000,,,,,,,",
+            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,received,25.000000,25000000,,,,,,,",
+            "refund_total,,,USDT,,,,,,,,,,,,,,1,,,refunded,25.000000,25000000,0.350000,350000,,,,,",
+            // The money categories (README "What the totals mean"): the 0.1 XMR overpaid waits, so it is held and
+            // not kept; the underpaid BTC is held, the unmatched BTC dust kept by decision; the late USDT returned.
+            "money_total,,,XMR,,,,,,,,,,,,,,,,,,,,,,,,kept,1.930153846155,1930153846155",
+            "money_total,,,XMR,,,,,,,,,,,,,,,,,,,,,,,,open,0.000000000000,0",
+            "money_total,,,XMR,,,,,,,,,,,,,,,,,,,,,,,,held,0.100000000000,100000000000",
+            "money_total,,,XMR,,,,,,,,,,,,,,,,,,,,0.000000000000,0,,,returned,0.000000000000,0",
+            "money_total,,,XMR,,,,,,,,,,,,,,,,,,,,,,,,kept_by_decision,0.000000000000,0",
+            "money_total,,,BTC,,,,,,,,,,,,,,,,,,,,,,,,kept,0.01000000,1000000",
+            "money_total,,,BTC,,,,,,,,,,,,,,,,,,,,,,,,open,0.00000000,0",
+            "money_total,,,BTC,,,,,,,,,,,,,,,,,,,,,,,,held,0.00150000,150000",
+            "money_total,,,BTC,,,,,,,,,,,,,,,,,,,,0.00000000,0,,,returned,0.00000000,0",
+            "money_total,,,BTC,,,,,,,,,,,,,,,,,,,,,,,,kept_by_decision,0.00005000,5000",
+            "money_total,,,USDT,,,,,,,,,,,,,,,,,,,,,,,,kept,0.000000,0",
+            "money_total,,,USDT,,,,,,,,,,,,,,,,,,,,,,,,open,0.000000,0",
+            "money_total,,,USDT,,,,,,,,,,,,,,,,,,,,,,,,held,0.000000,0",
+            "money_total,,,USDT,,,,,,,,,,,,,,,,,,,,0.350000,350000,,,returned,25.000000,25000000",
+            "money_total,,,USDT,,,,,,,,,,,,,,,,,,,,,,,,kept_by_decision,0.000000,0",
         };
         const QStringList got = records(csv);
         for (int i = 0; i < std::min(got.size(), expected.size()); ++i)
@@ -161,8 +178,8 @@ private Q_SLOTS:
             }
         }
         QVERIFY(!quoted);
-        QCOMPARE(header, 27);
-        QCOMPARE(records, 1 + 7 + 6 + 4 + 7);
+        QCOMPARE(header, 30);
+        QCOMPARE(records, 1 + 7 + 6 + 4 + 7 + 15); // header, invoices, totals, refunds, refund totals, money totals
     }
 
     void byteOrderMarkOnRequest()
@@ -280,11 +297,15 @@ private Q_SLOTS:
         QVERIFY(result);
         QCOMPARE(result->invoices, qint64(7));
         QCOMPARE(result->refundItems, qint64(4));
-        QCOMPARE(result->settledVolume.size(), std::size_t(2));
-        QCOMPARE(result->settledVolume[0].first, QStringLiteral("XMR"));
-        QCOMPARE(unitsText(result->settledVolume[0].second, 12), QByteArray("2.030153846155"));
-        QCOMPARE(result->settledVolume[1].first, QStringLiteral("BTC"));
-        QCOMPARE(unitsText(result->settledVolume[1].second, 8), QByteArray("0.01000000"));
+        QCOMPARE(result->money.size(), 3);
+        QCOMPARE(result->money[0].asset, QStringLiteral("XMR"));
+        // Kept: what the settled invoices received, less the overpaid 0.1 XMR that waits in the refund queue.
+        QCOMPARE(unitsText(result->money[0].totals.kept, 12), QByteArray("1.930153846155"));
+        QCOMPARE(unitsText(result->money[0].totals.held, 12), QByteArray("0.100000000000"));
+        QCOMPARE(result->money[1].asset, QStringLiteral("BTC"));
+        QCOMPARE(unitsText(result->money[1].totals.kept, 8), QByteArray("0.01000000"));
+        QCOMPARE(result->money[2].asset, QStringLiteral("USDT"));
+        QCOMPARE(unitsText(result->money[2].totals.returned, 6), QByteArray("25.000000"));
     }
 
     void pdfTextHasTheTotals()
@@ -325,13 +346,14 @@ private Q_SLOTS:
         QVERIFY2(!summary.isEmpty(), "pdftotext failed");
         for (const char *needle : {"Settlement report", "2026-11-01T00:00:00.000Z to 2026-11-30T23:59:59.999Z",
                                    "Generated 2026-12-01T09:00:00.000Z", "Invoices in the report: 7",
-                                   // Settled volume per asset, and the totals table, exactly as formatted.
-                                   "XMR: 2.030153846155 XMR in 3 settled invoice(s)", "BTC: 0.01000000 BTC in 1 settled",
+                                   // What was kept per asset, where the rest is, and the totals table, exactly as formatted.
+                                   "XMR: 1.930153846155 XMR kept from 3 settled invoice(s)", "BTC: 0.01000000 BTC kept from 1 settled",
+                                   "Where the money is", "Kept by decision", "0.00005000",
                                    "69.90 USD", "0.430153846155", "1.600000000000", "0.100000000000", "100.00 EUR",
                                    "0.00200000", "0.00150000", "25.000000",
                                    // Refund queue movements, the fee included.
                                    "Refund queue movements", "0.00155000", "0.350000",
-                                   "Settled volume per day of invoice creation"}) {
+                                   "Received by settled invoices, per day of invoice creation"}) {
             QVERIFY2(summary.contains(QString::fromUtf8(needle)), needle);
         }
         QVERIFY(!summary.contains(QStringLiteral("A-1001"))); // the detail table starts on page 2

@@ -6,6 +6,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 
 #include <atomic>
 #include <thread>
@@ -29,6 +31,18 @@ private Q_SLOTS:
     void applyLateMoneyToItsInvoice();
     void applyUnderpaidAndLateTogether();
     void applyIsRefusedWhereItMakesNoSense();
+    void reappearingDepositOfARefundedItemJoinsIt();
+    void reappearingDepositOfADismissedItemStaysKept();
+    void reappearingDepositOfAnAutoDismissedItemWaitsAgain();
+    void verifyFindsADepositClaimedByTwoItems();
+    void guardRefusesChangedOrYoungMoney();
+    void itemsOfOneRefundMoveTogether();
+    void rebuildReplacesOnlyTheStoredTransaction();
+    void applyQueuesASurplusAsOverpaid();
+    void appliedMoneyReorgedOutAndBackStillCounts();
+    void noManualSettlementAfterTheUnderpaidMoneyWasDecided();
+    void itemsSayWhatTheirDepositsAllow();
+    void moneyTotalsByCategory();
     void changeTokenMovesOnAnotherConnectionsWrite();
     void notifierSignalsOtherWriters();
     void cursors();
@@ -257,7 +271,10 @@ void TstStoreRefunds::applyLateMoneyToItsInvoice()
     QVERIFY(settled->settledManually);
     QCOMPARE(settled->invoice.settledAt, std::optional<TimePoint>(T0 + 5h));
     QCOMPARE(settled->updatedAt, toQDateTime(T0 + 5h));
-    QCOMPARE(settled->invoice.received(), Atomic(0)); // the money stays where it is, held by the applied item
+    // Applying moves the item's deposit into the invoice: counted, so invoice, report and reconcile agree.
+    QCOMPARE(settled->invoice.received(), Atomic(1000));
+    QCOMPARE(settled->deposits.size(), 1);
+    QCOMPARE(settled->deposits.first().deposit.status, DepositStatus::Counted);
     SD_TRY(applied, m_store->refund(refundId));
     QCOMPARE(applied->status, RefundStatus::Applied);
     SD_TRY(events, m_store->invoiceEvents(invoiceId));
@@ -307,7 +324,11 @@ void TstStoreRefunds::applyUnderpaidAndLateTogether()
     QVERIFY(still->isEmpty()); // both now pay the order: nobody may refund them any more
     SD_TRY(applied, m_store->refunds(RefundStatus::Applied));
     QCOMPARE(applied->size(), 2);
-    Q_UNUSED(id);
+    SD_TRY(invoice, m_store->invoice(*id));
+    QCOMPARE(invoice->invoice.received(), Atomic(1000)); // the 600 in time and the 400 applied
+    SD_TRY(events, m_store->invoiceEvents(*id));
+    QVERIFY2(events->last().cause.contains(QStringLiteral("tx-2")) && events->last().cause.contains(QStringLiteral("dave")),
+             qPrintable(events->last().cause));
 }
 
 void TstStoreRefunds::applyIsRefusedWhereItMakesNoSense()
@@ -340,6 +361,352 @@ void TstStoreRefunds::applyIsRefusedWhereItMakesNoSense()
     SD_TRY(audit, m_store->auditLog(-1));
     QVERIFY(audit->isEmpty());
     Q_UNUSED(id);
+}
+
+// A deposit whose item was already paid out is reorged out and comes back: it belongs to that item again
+// (flagged for a look), never to a new pending item that could be refunded a second time.
+void TstStoreRefunds::reappearingDepositOfARefundedItemJoinsIt()
+{
+    const qint64 id = lateItem(QStringLiteral("back"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char('a'));
+    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-back", "0"}, hard + 2h));
+    QCOMPARE(gone->kind, RecordOutcome::Reversed);
+    QVERIFY(gone->alert);
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-back"), "tx-back", 1000, hard + 1s, 1), hard + 3h));
+    QVERIFY2(back->kind != RecordOutcome::RoutedToRefund, qPrintable(back->message));
+    QCOMPARE(back->refundId, std::optional<qint64>(id));
+    QVERIFY2(back->alert && back->message.contains(QStringLiteral("refunded")), qPrintable(back->message));
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().status, RefundStatus::Refunded);
+    QCOMPARE(items->first().amount, Atomic(1000));
+    SD_TRY(held, m_store->refundDeposits(id));
+    QCOMPARE(held->size(), 1);
+    QCOMPARE(held->first().deposit.status, DepositStatus::Orphaned);
+    QCOMPARE(held->first().refundId, std::optional<qint64>(id));
+    // Delivered again: nothing more happens.
+    SD_TRY(again, m_store->recordObservation(observation(QStringLiteral("addr-back"), "tx-back", 1000, hard + 1s, 1), hard + 4h));
+    QCOMPARE(again->kind, RecordOutcome::Duplicate);
+    QCOMPARE(m_store->refunds()->size(), 1);
+}
+
+// Money a person decided to keep goes away and comes back: it is still kept by that decision.
+void TstStoreRefunds::reappearingDepositOfADismissedItemStaysKept()
+{
+    const qint64 id = lateItem(QStringLiteral("kept"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem note;
+    note.note = QStringLiteral("the customer said keep it");
+    SD_TRY(dismissed, m_store->advanceRefund(id, RefundStatus::Dismissed, note, QStringLiteral("op"), hard + 1h));
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-kept", "0"}, hard + 2h));
+    QCOMPARE(gone->kind, RecordOutcome::Reversed);
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-kept"), "tx-kept", 1000, hard + 1s, 2), hard + 3h));
+    QCOMPARE(back->refundId, std::optional<qint64>(id));
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().status, RefundStatus::Dismissed);
+    QCOMPARE(items->first().amount, Atomic(1000));
+}
+
+// An item dismissed by the store because its only deposit vanished held nothing any more; when the money
+// comes back a person must decide on it again: one new pending item, the old one stays empty.
+void TstStoreRefunds::reappearingDepositOfAnAutoDismissedItemWaitsAgain()
+{
+    const qint64 id = lateItem(QStringLiteral("auto"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-auto", "0"}, hard + 1h));
+    SD_TRY(old, m_store->refund(id));
+    QCOMPARE(old->status, RefundStatus::Dismissed);
+    QCOMPARE(old->amount, Atomic(0));
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-auto"), "tx-auto", 1000, hard + 1s, 1), hard + 2h));
+    QCOMPARE(back->kind, RecordOutcome::RoutedToRefund);
+    QVERIFY(back->refundId && *back->refundId != id);
+    SD_TRY(pending, m_store->refunds(RefundStatus::Pending));
+    QCOMPARE(pending->size(), 1);
+    QCOMPARE(pending->first().amount, Atomic(1000));
+    QCOMPARE(m_store->refund(id)->amount, Atomic(0));
+}
+
+// verify(): a deposit listed by an item that was paid out but held by another, open one, would be refunded
+// twice. Planted under the store, since the store itself no longer writes it.
+void TstStoreRefunds::verifyFindsADepositClaimedByTwoItems()
+{
+    const qint64 id = lateItem(QStringLiteral("twice"));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char('b'));
+    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    SD_TRY(clean, m_store->verify());
+    QVERIFY2(clean->isEmpty(), qPrintable(clean->join(u'\n')));
+    {
+        QSqlDatabase raw = m_db->raw(QStringLiteral("plant-twice"));
+        QSqlQuery q(raw);
+        QVERIFY2(q.exec(QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at,"
+                                       " updated_at, fee) SELECT invoice_id, asset, reason, 'pending', amount, txids, created_at,"
+                                       " updated_at, fee FROM refund_items WHERE id = %1").arg(id)),
+                 qPrintable(q.lastError().text()));
+        QVERIFY2(q.exec(QStringLiteral("UPDATE deposits SET refund_id = (SELECT max(id) FROM refund_items) WHERE txid = 'tx-twice'")),
+                 qPrintable(q.lastError().text()));
+    }
+    TestDatabase::closeRaw(QStringLiteral("plant-twice"));
+    SD_TRY(problems, m_store->verify());
+    QVERIFY2(std::any_of(problems->begin(), problems->end(),
+                         [&](const QString &p) { return p.contains(QStringLiteral("refund item %1").arg(id)) && p.contains(QStringLiteral("tx-twice")); }),
+             qPrintable(problems->join(u'\n')));
+    // Put back as it was, so cleanup's verify() is clean.
+    {
+        QSqlDatabase raw = m_db->raw(QStringLiteral("unplant-twice"));
+        QSqlQuery q(raw);
+        QVERIFY(q.exec(QStringLiteral("UPDATE deposits SET refund_id = %1 WHERE txid = 'tx-twice'").arg(id)));
+        QVERIFY(q.exec(QStringLiteral("DELETE FROM refund_items WHERE id <> %1").arg(id)));
+    }
+    TestDatabase::closeRaw(QStringLiteral("unplant-twice"));
+}
+
+
+// advanceRefund's guard: the amount the merchant confirmed, and money that cannot vanish any more, both
+// checked in the move's own transaction.
+void TstStoreRefunds::guardRefusesChangedOrYoungMoney()
+{
+    const qint64 id = lateItem(QStringLiteral("guard")); // 1000, in the pool (0 confirmations)
+    RefundItem update;
+    update.refundAddress = QStringLiteral("customer");
+    auto changed = m_store->advanceRefund(id, RefundStatus::Refunding, update, QStringLiteral("op"), T0 + 2h, RefundGuard{999, std::nullopt});
+    QVERIFY(!changed.has_value());
+    QCOMPARE(changed.error().kind, StoreError::Conflict);
+    QVERIFY2(changed.error().message.contains(QStringLiteral("the item changed, check again")), qPrintable(changed.error().message));
+    auto young = m_store->advanceRefund(id, RefundStatus::Refunding, update, QStringLiteral("op"), T0 + 2h, RefundGuard{1000, 10});
+    QVERIFY(!young.has_value());
+    QCOMPARE(young.error().kind, StoreError::Conflict);
+    QVERIFY2(young.error().message.contains(QStringLiteral("the payment has 0 of 10 confirmations")), qPrintable(young.error().message));
+    SD_TRY(audit, m_store->auditLog(-1));
+    QVERIFY(audit->isEmpty());
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(deep, m_store->recordObservation(observation(QStringLiteral("addr-guard"), "tx-guard", 1000, hard + 1s, 10), T0 + 3h));
+    SD_TRY(moved, m_store->advanceRefund(id, RefundStatus::Refunding, update, QStringLiteral("op"), T0 + 3h, RefundGuard{1000, 10}));
+    QCOMPARE(moved->status, RefundStatus::Refunding);
+}
+
+// The items of one refund (one transaction) form a group: each audited, and they move only together.
+void TstStoreRefunds::itemsOfOneRefundMoveTogether()
+{
+    SD_TRY(id, m_store->createInvoice(newInvoice(QStringLiteral("o"), QStringLiteral("addr-g"), 1000), T0));
+    SD_TRY(part, m_store->recordObservation(observation(QStringLiteral("addr-g"), "tx-g1", 600, T0 + 10s, 12), T0 + 11s));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(swept, m_store->expireDue(hard + 1s));
+    SD_TRY(late, m_store->recordObservation(observation(QStringLiteral("addr-g"), "tx-g2", 400, hard + 10s, 12), hard + 11s));
+    SD_TRY(items, m_store->refundsOfInvoice(*id));
+    QCOMPARE(items->size(), 2);
+    QList<RefundMove> moves;
+    for (const RefundItem &i : *items) {
+        RefundItem u;
+        u.refundAddress = QStringLiteral("customer");
+        u.payoutTxid = QString(64, QLatin1Char('f'));
+        u.builtTx = QStringLiteral("blob");
+        u.fee = i.amount / 10;
+        moves << RefundMove{i.id, u, RefundGuard{i.amount, 12}};
+    }
+    SD_TRY(moved, m_store->advanceRefunds(moves, RefundStatus::Refunding, QStringLiteral("op"), hard + 1h));
+    QCOMPARE(moved->size(), 2);
+    const qint64 group = std::min(items->at(0).id, items->at(1).id);
+    for (const RefundItem &i : *moved) {
+        QCOMPARE(i.groupId, std::optional<qint64>(group));
+        QCOMPARE(i.status, RefundStatus::Refunding);
+    }
+    SD_TRY(audit, m_store->auditLog(-1));
+    QCOMPARE(audit->size(), 2); // one entry per item
+    // One of them alone: refused, nothing moves.
+    auto alone = m_store->advanceRefund(items->first().id, RefundStatus::Refunded, RefundItem{}, QStringLiteral("op"), hard + 2h);
+    QVERIFY(!alone.has_value());
+    QCOMPARE(alone.error().kind, StoreError::Conflict);
+    QCOMPARE(m_store->refund(items->first().id)->status, RefundStatus::Refunding);
+    for (RefundMove &m : moves)
+        m.update = RefundItem{};
+    SD_TRY(paid, m_store->advanceRefunds(moves, RefundStatus::Refunded, QStringLiteral("op"), hard + 2h));
+    for (const RefundItem &i : *paid)
+        QCOMPARE(i.status, RefundStatus::Refunded);
+    // Items of different invoices are never one refund.
+    const qint64 a = lateItem(QStringLiteral("ga")), b = lateItem(QStringLiteral("gb"));
+    RefundItem u;
+    u.refundAddress = QStringLiteral("customer");
+    auto mixed = m_store->advanceRefunds({RefundMove{a, u, {}}, RefundMove{b, u, {}}}, RefundStatus::Refunding, QStringLiteral("op"),
+                                         hard + 3h);
+    QVERIFY(!mixed.has_value());
+    QCOMPARE(mixed.error().kind, StoreError::Invalid);
+    QCOMPARE(m_store->refund(a)->status, RefundStatus::Pending);
+    QCOMPARE(m_store->refund(b)->status, RefundStatus::Pending);
+    Q_UNUSED(part);
+    Q_UNUSED(swept);
+    Q_UNUSED(late);
+}
+
+void TstStoreRefunds::rebuildReplacesOnlyTheStoredTransaction()
+{
+    const qint64 id = lateItem(QStringLiteral("rebuild"));
+    RefundItem built;
+    built.refundAddress = QStringLiteral("customer");
+    built.payoutTxid = QString(64, QLatin1Char('a'));
+    built.builtTx = QStringLiteral("old-blob");
+    built.keyImages = {QString(64, QLatin1Char('1'))};
+    built.fee = 10;
+    SD_TRY(refunding, m_store->advanceRefund(id, RefundStatus::Refunding, built, QStringLiteral("op"), T0 + 2h));
+    QCOMPARE(refunding->keyImages, built.keyImages);
+    RefundItem fresh;
+    fresh.payoutTxid = QString(64, QLatin1Char('b'));
+    fresh.builtTx = QStringLiteral("new-blob");
+    fresh.keyImages = {QString(64, QLatin1Char('2'))};
+    fresh.fee = 12;
+    auto stale = m_store->rebuildRefunds({RefundMove{id, fresh, RefundGuard{1000, std::nullopt}}}, QString(64, QLatin1Char('c')),
+                                         QStringLiteral("op"), T0 + 3h);
+    QVERIFY(!stale.has_value());
+    QCOMPARE(stale.error().kind, StoreError::Conflict);
+    SD_TRY(rebuilt, m_store->rebuildRefunds({RefundMove{id, fresh, RefundGuard{1000, std::nullopt}}}, built.payoutTxid,
+                                            QStringLiteral("op"), T0 + 3h));
+    SD_TRY(after, m_store->refund(id));
+    QCOMPARE(after->status, RefundStatus::Refunding);
+    QCOMPARE(after->payoutTxid, fresh.payoutTxid);
+    QCOMPARE(after->builtTx, QStringLiteral("new-blob"));
+    QCOMPARE(after->keyImages, fresh.keyImages);
+    QCOMPARE(after->fee, Atomic(12));
+    SD_TRY(audit, m_store->auditLog(1));
+    QCOMPARE(audit->first().action, QStringLiteral("refund.rebuild"));
+    QVERIFY(audit->first().before.contains(built.payoutTxid));
+    QVERIFY(audit->first().after.contains(fresh.payoutTxid) || audit->first().after.contains(QStringLiteral("rebuilt")));
+    Q_UNUSED(rebuilt);
+}
+
+// Late money applied to an invoice of 1000 that brings it to 1300: settled, and the 300 above the amount due
+// waits in the queue as overpaid (the customer's until a person decides), announced as an arrival.
+void TstStoreRefunds::applyQueuesASurplusAsOverpaid()
+{
+    SD_TRY(id, m_store->createInvoice(newInvoice(QStringLiteral("o"), QStringLiteral("addr-s"), 1000), T0));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(swept, m_store->expireDue(hard + 1s));
+    SD_TRY(late, m_store->recordObservation(observation(QStringLiteral("addr-s"), "tx-s", 1300, hard + 10s), hard + 11s));
+    SD_TRY(settled, m_store->applyRefundToInvoice(*late->refundId, QStringLiteral("op"), hard + 1h));
+    QCOMPARE(settled->invoice.received(), Atomic(1300));
+    QCOMPARE(settled->refundItems.size(), 2);
+    const RefundItem &over = settled->refundItems.last();
+    QCOMPARE(over.reason, RefundReason::Overpaid);
+    QCOMPARE(over.status, RefundStatus::Pending);
+    QCOMPARE(over.amount, Atomic(300));
+    SD_TRY(totals, m_store->moneyTotals({}));
+    QCOMPARE(totals->first().totals.kept, Decimal::Int(1000));
+    QCOMPARE(totals->first().totals.held, Decimal::Int(300));
+    Q_UNUSED(swept);
+}
+
+// Applied money is the invoice's: reorged out it stops counting (an alert), reorged back it counts again,
+// never as new late money that someone could refund.
+void TstStoreRefunds::appliedMoneyReorgedOutAndBackStillCounts()
+{
+    const qint64 item = lateItem(QStringLiteral("reapplied"));
+    SD_TRY(settled, m_store->applyRefundToInvoice(item, QStringLiteral("op"), T0 + 5h));
+    QCOMPARE(settled->invoice.received(), Atomic(1000));
+    SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-reapplied", "0"}, T0 + 6h));
+    QCOMPARE(gone->kind, RecordOutcome::Reversed);
+    QVERIFY(gone->alert);
+    QCOMPARE(m_store->invoice(settled->id)->invoice.received(), Atomic(0));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(back, m_store->recordObservation(observation(QStringLiteral("addr-reapplied"), "tx-reapplied", 1000, hard + 1s, 3), T0 + 7h));
+    QCOMPARE(back->kind, RecordOutcome::Counted);
+    QVERIFY(!back->queued);
+    SD_TRY(after, m_store->invoice(settled->id));
+    QCOMPARE(after->invoice.received(), Atomic(1000));
+    QCOMPARE(after->invoice.state, InvoiceState::Settled);
+    QCOMPARE(after->refundItems.size(), 1); // only the applied one
+}
+
+void TstStoreRefunds::noManualSettlementAfterTheUnderpaidMoneyWasDecided()
+{
+    SD_TRY(id, m_store->createInvoice(newInvoice(QStringLiteral("o"), QStringLiteral("addr-u"), 1000), T0));
+    SD_TRY(part, m_store->recordObservation(observation(QStringLiteral("addr-u"), "tx-u1", 600, T0 + 10s), T0 + 11s));
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    SD_TRY(swept, m_store->expireDue(hard + 1s));
+    SD_TRY(pending, m_store->refunds(RefundStatus::Pending));
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char('d'));
+    SD_TRY(refunded, m_store->advanceRefund(pending->first().id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    SD_TRY(late, m_store->recordObservation(observation(QStringLiteral("addr-u"), "tx-u2", 400, hard + 10s), hard + 2h));
+    auto refused = m_store->applyRefundToInvoice(*late->refundId, QStringLiteral("op"), hard + 3h);
+    QVERIFY(!refused.has_value());
+    QCOMPARE(refused.error().kind, StoreError::Conflict);
+    QVERIFY2(refused.error().message.contains(QStringLiteral("twice")), qPrintable(refused.error().message));
+    QCOMPARE(m_store->invoice(*id)->invoice.state, InvoiceState::UnderpaidExpired);
+    Q_UNUSED(part);
+    Q_UNUSED(swept);
+}
+
+// What an open item's deposits allow is read with it: the fewest confirmations, and a Monero time lock.
+void TstStoreRefunds::itemsSayWhatTheirDepositsAllow()
+{
+    const qint64 id = lateItem(QStringLiteral("holding"));
+    SD_TRY(young, m_store->refund(id));
+    QCOMPARE(young->holding.deposits, 1);
+    QCOMPARE(young->holding.confirmations, 0u);
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    Observation locked = observation(QStringLiteral("addr-holding"), "tx-holding", 1000, hard + 1s, 0);
+    locked.height = 500;
+    locked.unlockTime = 900;
+    SD_TRY(seen, m_store->recordObservation(locked, T0 + 3h));
+    QCOMPARE(seen->kind, RecordOutcome::Updated);
+    QCOMPARE(seen->refundId, std::optional<qint64>(id));
+    SD_TRY(item, m_store->refund(id));
+    QCOMPARE(item->holding.lockedUntilHeight, std::optional<std::uint64_t>(900));
+    SD_TRY(listed, m_store->refunds(RefundStatus::Pending));
+    QCOMPARE(listed->first().holding, item->holding);
+    SD_TRY(deposits, m_store->refundDeposits(id));
+    QCOMPARE(deposits->first().unlockTime, quint64(900));
+    // An overpaid item holds its invoice's counted deposits.
+    SD_TRY(inv, m_store->createInvoice(newInvoice(QStringLiteral("o"), QStringLiteral("addr-over"), 100), T0));
+    SD_TRY(a, m_store->recordObservation(observation(QStringLiteral("addr-over"), "tx-over1", 80, T0 + 1s, 7), T0 + 1s));
+    SD_TRY(b, m_store->recordObservation(observation(QStringLiteral("addr-over"), "tx-over2", 70, T0 + 2s, 2), T0 + 2s));
+    SD_TRY(over, m_store->refund(*b->refundId));
+    QCOMPARE(over->reason, RefundReason::Overpaid);
+    QCOMPARE(over->holding.deposits, 2);
+    QCOMPARE(over->holding.confirmations, 2u);
+    Q_UNUSED(inv);
+    Q_UNUSED(a);
+}
+
+// The categories summed in the database, exact past 64 bits, by asset and by creation range.
+void TstStoreRefunds::moneyTotalsByCategory()
+{
+    constexpr Atomic Half = Atomic(1) << 63;
+    SD_TRY(big1, m_store->createInvoice(newInvoice(QStringLiteral("big1"), QStringLiteral("addr-b1"), Half), T0));
+    SD_TRY(big2, m_store->createInvoice(newInvoice(QStringLiteral("big2"), QStringLiteral("addr-b2"), Half, 0, 0, T0 + 1h), T0 + 1h));
+    SD_TRY(p1, m_store->recordObservation(observation(QStringLiteral("addr-b1"), "tx-b1", Half, T0 + 1s, 3), T0 + 1s));
+    SD_TRY(p2, m_store->recordObservation(observation(QStringLiteral("addr-b2"), "tx-b2", Half, T0 + 1h + 1s, 3), T0 + 1h + 1s));
+    const qint64 dust = lateItem(QStringLiteral("dust")); // created at T0, 1000 late
+    RefundItem note;
+    note.note = QStringLiteral("dust");
+    SD_TRY(kept, m_store->advanceRefund(dust, RefundStatus::Dismissed, note, QStringLiteral("op"), T0 + 2h));
+    SD_TRY(usdt, m_store->recordObservation(observation(QStringLiteral("nobody"), "0xdead", 7, T0 + 3h, 1, "1", QStringLiteral("USDT")),
+                                            T0 + 3h));
+    SD_TRY(all, m_store->moneyTotals({}));
+    QCOMPARE(all->size(), 2);
+    QCOMPARE(all->at(0).asset, QStringLiteral("XMR"));
+    QCOMPARE(QString::fromStdString(all->at(0).totals.kept.str()), QString::fromStdString(Decimal::Int(Decimal::Int(Half) * 2).str())); // 2^64: beyond a uint64
+    QCOMPARE(all->at(0).totals.keptByDecision, Decimal::Int(1000));
+    QCOMPARE(all->at(1).asset, QStringLiteral("USDT"));
+    QCOMPARE(all->at(1).totals.held, Decimal::Int(7));
+    MoneyFilter range;
+    range.asset = QStringLiteral("xmr");
+    range.createdFrom = toQDateTime(T0 + 30min);
+    range.createdTo = toQDateTime(T0 + 2h);
+    SD_TRY(some, m_store->moneyTotals(range));
+    QCOMPARE(some->size(), 1);
+    QCOMPARE(some->first().totals.kept, Decimal::Int(Half)); // only big2 was created in the range
+    QCOMPARE(some->first().totals.keptByDecision, Decimal::Int(0));
+    Q_UNUSED(big1);
+    Q_UNUSED(big2);
+    Q_UNUSED(p1);
+    Q_UNUSED(p2);
+    Q_UNUSED(kept);
+    Q_UNUSED(usdt);
 }
 
 void TstStoreRefunds::changeTokenMovesOnAnotherConnectionsWrite()

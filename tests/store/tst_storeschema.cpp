@@ -16,6 +16,7 @@
 
 using namespace sd;
 using namespace sdtest;
+using namespace std::chrono_literals;
 
 class TstStoreSchema : public QObject
 {
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void sqlLookingStringsAreStoredVerbatim();
     void amountsUseTheFull64BitRange();
     void amountsBeyond64BitsAreRefused();
+    void appliedLateMoneyMovesIntoItsInvoiceOnMigration();
 };
 
 void TstStoreSchema::initTestCase()
@@ -473,10 +475,75 @@ void TstStoreSchema::amountsUseTheFull64BitRange()
     QCOMPARE(item->amount, Max - 7);
     RefundItem update;
     update.refundAddress = QStringLiteral("customer");
-    update.fee = Max;
+    update.fee = Max - 7; // as large as the item (a fee is never larger than what it is paid from)
     SD_TRY(refunding, (*store)->advanceRefund(item->id, RefundStatus::Refunding, update, QStringLiteral("op"), T0));
     SD_TRY(reread, (*store)->refund(item->id));
-    QCOMPARE(reread->fee, Max);
+    QCOMPARE(reread->fee, Max - 7);
+    SD_TRY(problems, (*store)->verify());
+    QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+}
+
+// Before the refund rules' migration applying a late item left its deposit orphaned and the invoice at 0 received. Migrating
+// counts the deposit for its invoice (applied from the item), and the invoice's totals follow.
+void TstStoreSchema::appliedLateMoneyMovesIntoItsInvoiceOnMigration()
+{
+    const Dialect dialect = backend() == Backend::Postgres ? Dialect::Postgres : Dialect::Sqlite;
+    TestDatabase db(QStringLiteral("appliedmove"));
+    QVERIFY2(db.ok(), qPrintable(db.error()));
+    const QString rawName = QStringLiteral("raw-applied-move");
+    {
+        QSqlDatabase raw = db.raw(rawName);
+        QVERIFY2(raw.isOpen(), qPrintable(raw.lastError().text()));
+        SqlSession session(raw, dialect);
+        SD_TRY(migrated, migrate(session, T0, 4)); // a schema from before the refund rules' migration
+        QCOMPARE(*migrated, 4);
+        QSqlQuery q(raw);
+        const auto exec = [&](const QString &sql, const QList<std::pair<QString, QVariant>> &binds) {
+            if (!q.prepare(sql))
+                return false;
+            for (const auto &[k, v] : binds)
+                q.bindValue(k, v);
+            return q.exec();
+        };
+        QVERIFY2(exec(QStringLiteral("INSERT INTO invoices (order_ref, asset, required, tolerance, received, surplus, min_confirmations,"
+                                     " address, created_at, quote_expires_at, grace_expires_at, state, settled_at, updated_at,"
+                                     " settled_manually) VALUES ('order-applied', 'XMR', :req, :tol, :rec, :sur, 0, 'addr-applied', :c,"
+                                     " :q, :g, 'settled', :s, :u, 1)"),
+                      {{QStringLiteral(":req"), encodeAtomic(dialect, 1000)}, {QStringLiteral(":tol"), encodeAtomic(dialect, 0)},
+                       {QStringLiteral(":rec"), encodeAtomic(dialect, 0)}, {QStringLiteral(":sur"), encodeAtomic(dialect, 0)},
+                       {QStringLiteral(":c"), toMs(T0)}, {QStringLiteral(":q"), toMs(T0 + DefaultQuoteWindow)},
+                       {QStringLiteral(":g"), toMs(T0 + DefaultQuoteWindow + DefaultGraceWindow)},
+                       {QStringLiteral(":s"), toMs(T0 + 2h)}, {QStringLiteral(":u"), toMs(T0 + 2h)}}),
+                 qPrintable(q.lastError().text()));
+        QVERIFY2(exec(QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee,"
+                                     " note) VALUES ((SELECT id FROM invoices WHERE order_ref = 'order-applied'), 'XMR', 'late', 'applied',"
+                                     " :amount, 'tx-applied', :c, :u, :fee, 'applied to invoice 1 by op')"),
+                      {{QStringLiteral(":amount"), encodeAtomic(dialect, 1000)}, {QStringLiteral(":c"), toMs(T0 + 1h)},
+                       {QStringLiteral(":u"), toMs(T0 + 2h)}, {QStringLiteral(":fee"), encodeAtomic(dialect, 0)}}),
+                 qPrintable(q.lastError().text()));
+        QVERIFY2(exec(QStringLiteral("INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, status, invoice_id,"
+                                     " address, recorded_at, updated_at, refund_id) VALUES ('XMR', 'tx-applied', '0', :amount, :e, 3,"
+                                     " 'orphaned', (SELECT id FROM invoices WHERE order_ref = 'order-applied'), 'addr-applied', :r, :u,"
+                                     " (SELECT id FROM refund_items WHERE txids = 'tx-applied'))"),
+                      {{QStringLiteral(":amount"), encodeAtomic(dialect, 1000)}, {QStringLiteral(":e"), toMs(T0 + 1h)},
+                       {QStringLiteral(":r"), toMs(T0 + 1h)}, {QStringLiteral(":u"), toMs(T0 + 1h)}}),
+                 qPrintable(q.lastError().text()));
+        session.close();
+    }
+    TestDatabase::closeRaw(rawName);
+    SD_TRY(store, db.open(QStringLiteral("applied-move")));
+    SD_TRY(all, (*store)->invoices({}));
+    QCOMPARE(all->size(), 1);
+    const InvoiceRecord &r = all->first();
+    QCOMPARE(r.invoice.received(), Atomic(1000));
+    QCOMPARE(r.deposits.size(), 1);
+    QCOMPARE(r.deposits.first().deposit.status, DepositStatus::Counted);
+    QVERIFY(r.deposits.first().appliedFrom.has_value());
+    QVERIFY(!r.deposits.first().refundId.has_value());
+    SD_TRY(totals, (*store)->moneyTotals({}));
+    QCOMPARE(totals->size(), 1);
+    QCOMPARE(totals->first().totals.kept, Decimal::Int(1000));
+    QCOMPARE(totals->first().totals.total(), Decimal::Int(1000));
     SD_TRY(problems, (*store)->verify());
     QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
 }

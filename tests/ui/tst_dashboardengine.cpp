@@ -192,6 +192,22 @@ private Q_SLOTS:
         auto *history = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailHistory"));
         QTRY_COMPARE(deposits->model()->rowCount(), 2);
         QTRY_VERIFY(history->model()->rowCount() >= 2);
+        auto *refunds = w.invoicesPage()->detail()->findChild<QTableView *>(QStringLiteral("detailRefunds"));
+        QVERIFY(refunds);
+        QCOMPARE(refunds->model()->rowCount(), 0);
+        QVERIFY(refunds->isHidden()); // no refund item: no empty table
+
+        // ---- money after settlement: the surplus waits in the refund queue, and the panel lists its item ----
+        {
+            QMutexLocker lock(&wallet->mutex);
+            wallet->height = 1003;
+            wallet->transfers << observe("e2e-tx-3", 100'000'000'000ULL, 1, 1003);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT((refresh->trigger(), refunds->model()->rowCount() == 1), 10000);
+        QCOMPARE(refunds->model()->index(0, 1).data().toString(), QStringLiteral("Overpaid"));
+        QCOMPARE(refunds->model()->index(0, 2).data().toString(), QStringLiteral("0.1"));
+        QCOMPARE(refunds->model()->index(0, 3).data().toString(), QStringLiteral("Pending"));
+        QVERIFY(!refunds->isHidden());
         controller.stop();
     }
     void rateFetchedThroughTheEngine()

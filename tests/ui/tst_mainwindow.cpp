@@ -153,8 +153,18 @@ private Q_SLOTS:
                                makeRefund(4, QStringLiteral("BTC"), 99ULL, RefundReason::Late, RefundStatus::Refunded)});
         QCOMPARE(w.refundModel()->rowCount(), 3);
         QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue (3)"));
+        QCOMPARE(w.refundsPage()->summary(), QStringLiteral("3 items waiting for a decision."));
+        // The header's figures are the money categories the engine pushes (one definition with report and
+        // reconcile), not sums of the rows.
+        MoneyTotals xmr;
+        xmr.held = 5'000'000'001ULL;
+        xmr.returned = 2'000'000'000ULL;
+        xmr.fees = 30'000'000ULL;
+        xmr.kept = 1'250'000'000'000ULL;
+        w.handleMoneyTotals({AssetMoney{QStringLiteral("XMR"), xmr}});
         QCOMPARE(w.refundsPage()->summary(),
-                 QStringLiteral("3 items waiting for a decision: 0.00012345 BTC · 0.005000000001 XMR"));
+                 QStringLiteral("3 items waiting for a decision.\nXMR: held 0.005000000001 XMR · returned 0.002 XMR (network fees "
+                                "0.00003 XMR) · kept by decision 0.0 XMR · kept 1.25 XMR · open 0.0 XMR"));
         QVERIFY(w.windowTitle().contains(QStringLiteral("3 items in the refund queue")));
         QSignalSpy removed(w.refundModel(), &QAbstractItemModel::rowsRemoved);
         QSignalSpy reset(w.refundModel(), &QAbstractItemModel::modelAboutToBeReset);
@@ -167,17 +177,18 @@ private Q_SLOTS:
         QTableView *table = w.refundsPage()->table();
         QVERIFY(table->actions().isEmpty());
         w.refundsPage()->setActionsAvailable(true);
-        QCOMPARE(table->actions().size(), 3);
+        QCOMPARE(table->actions().size(), 4); // refund, refund together, apply, dismiss
         QSignalSpy action(w.refundsPage(), &RefundsPage::actionRequested);
         const QModelIndex btcRow = table->model()->match(table->model()->index(0, RefundTableModel::AssetColumn),
                                                          Qt::DisplayRole, QStringLiteral("BTC")).value(0);
         QVERIFY(btcRow.isValid());
         table->setCurrentIndex(btcRow);
-        table->actions().at(2)->trigger();
+        table->actions().at(3)->trigger();
         QCOMPARE(action.count(), 1);
         QCOMPARE(action.first().at(0).value<RefundItem>().id, 3);
         QCOMPARE(action.first().at(1).value<RefundsPage::Action>(), RefundsPage::Action::Dismiss);
         w.handleRefundsChanged({});
+        w.handleMoneyTotals({});
         QCOMPARE(w.refundsPage()->summary(), QStringLiteral("The refund queue is empty."));
         QCOMPARE(w.tabs()->tabText(MainWindow::RefundsTab), QStringLiteral("Refund queue"));
     }

@@ -86,6 +86,43 @@ private Q_SLOTS:
         QCOMPARE(loadFresh().operatorName, QStringLiteral("Cem"));
     }
 
+    // refund_min_confirmations: the asset's default unless the section says otherwise; daemon_rpc_url read as
+    // written; a bad value is an error, never a default.
+    void refundConfirmationsAndDaemonAreRead()
+    {
+        Config defaults = loadFresh();
+        QCOMPARE(defaults.refundConfirmations(QStringLiteral("XMR")), 10u);
+        QCOMPARE(defaults.refundConfirmations(QStringLiteral("BTC")), 3u);
+        QCOMPARE(defaults.refundConfirmations(QStringLiteral("USDT")), 12u);
+        {
+            QFile f(m_ini);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("[xmr]\nwallet_rpc_url=http://127.0.0.1:18083/json_rpc\nrefund_min_confirmations=20\n"
+                    "daemon_rpc_url=http://127.0.0.1:18081\n[btc]\nrefund_min_confirmations=6\n");
+        }
+        Config set = loadFresh();
+        QCOMPARE(set.refundConfirmations(QStringLiteral("XMR")), 20u);
+        QCOMPARE(set.refundConfirmations(QStringLiteral("BTC")), 6u);
+        QCOMPARE(set.refundConfirmations(QStringLiteral("USDT")), 12u);
+        QCOMPARE(set.asset(QStringLiteral("XMR"))->daemonRpcUrl, QStringLiteral("http://127.0.0.1:18081"));
+        // Saved and read again: the same.
+        const QString copy = m_dir.filePath(QStringLiteral("copy.ini"));
+        QVERIFY(set.save(copy));
+        auto again = Config::load(copy);
+        QVERIFY(again);
+        QCOMPARE(again->refundConfirmations(QStringLiteral("XMR")), 20u);
+        QCOMPARE(again->refundConfirmations(QStringLiteral("USDT")), 12u);
+        QCOMPARE(again->asset(QStringLiteral("XMR"))->daemonRpcUrl, QStringLiteral("http://127.0.0.1:18081"));
+        {
+            QFile f(m_ini);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write("[usdt]\nrefund_min_confirmations=twelve\n");
+        }
+        auto bad = Config::load(m_ini);
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().contains(QStringLiteral("refund_min_confirmations")), qPrintable(bad.error()));
+    }
+
     // The dialog says where its settings go, and what an empty SQLite path means.
     void saysWhereSettingsAreSaved()
     {

@@ -100,6 +100,8 @@ inline sd::RefundItem makeRefund(qint64 id, const QString &asset, sd::Atomic amo
     it.txids = {QStringLiteral("%1").arg(id, 64, 16, QLatin1Char('a'))};
     it.createdAt = QDateTime::fromMSecsSinceEpoch(t0().time_since_epoch().count()).addSecs(-3600 * id);
     it.updatedAt = it.createdAt.addSecs(600);
+    it.holding.deposits = 1;
+    it.holding.confirmations = 20; // deep enough to refund, unless a test says otherwise
     return it;
 }
 

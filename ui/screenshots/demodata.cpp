@@ -7,6 +7,7 @@
 #include <QRandomGenerator>
 
 #include <algorithm>
+#include <map>
 
 namespace sd::ui {
 
@@ -203,6 +204,10 @@ DemoData::DemoData(TimePoint now) : m_now(now)
         it.txids = {QString::fromLatin1(QCryptographicHash::hash(QByteArray::number(id * 977), QCryptographicHash::Sha256).toHex())};
         it.createdAt = QDateTime::fromMSecsSinceEpoch(now.time_since_epoch().count()).addSecs(-3600LL * hoursAgo);
         it.updatedAt = status == RefundStatus::Pending ? it.createdAt : it.createdAt.addSecs(3600LL * decidedAfterHours);
+        it.holding.deposits = 1;
+        it.holding.confirmations = 40; // deep: refundable (one below is young)
+        if (status == RefundStatus::Refunded) // the network fee taken from it
+            it.fee = asset == QLatin1String("XMR") ? 30'560'000ULL : asset == QLatin1String("BTC") ? 1'410ULL : 350'000ULL;
         refunds.push_back(it);
     };
     qint64 rid = 1;
@@ -216,8 +221,11 @@ DemoData::DemoData(TimePoint now) : m_now(now)
     }
     refund(rid++, QStringLiteral("XMR"), 80'123'456'789ULL, RefundReason::Late, RefundStatus::Pending, 30, 0, 118);
     refund(rid++, QStringLiteral("BTC"), 16'835ULL, RefundReason::Overpaid, RefundStatus::Pending, 20, 0, 342);
+    refunds.last().holding.confirmations = 1; // its invoice's last payment is one block deep: not refundable yet
     refund(rid++, QStringLiteral("USDT"), 12'500'000ULL, RefundReason::Unmatched, RefundStatus::Pending, 9, 0, std::nullopt);
     refund(rid++, QStringLiteral("XMR"), 51'692'307'693ULL, RefundReason::UnderpaidExpired, RefundStatus::Pending, 3, 0, 401);
+    // The remainder of that underpaid invoice, late: one customer, refunded together in one transaction.
+    refund(rid++, QStringLiteral("XMR"), 5'000'000'000ULL, RefundReason::Late, RefundStatus::Pending, 2, 0, 401);
     // Approved for a manual payout the merchant has not recorded yet.
     refund(rid++, QStringLiteral("BTC"), 73'410ULL, RefundReason::Late, RefundStatus::Refunding, 7, 2, 377);
     refunds.last().refundAddress = QStringLiteral("bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq");
@@ -231,6 +239,20 @@ DemoData::DemoData(TimePoint now) : m_now(now)
     BackendStatus usdt{QStringLiteral("usdt:http://127.0.0.1:8545"), QStringLiteral("USDT"), BackendHealth::Degraded,
                        QStringLiteral("eth_getLogs: request timed out after 10000 ms"), t.addSecs(-47), 21'944'310};
     backends = {xmr, btc, usdt};
+
+    // The money by category, as the engine computes it for the queue's header.
+    std::map<QString, MoneyFacts> facts;
+    for (const InvoiceRecord &r : std::as_const(invoices)) {
+        if (r.invoice.state == InvoiceState::Settled)
+            facts[r.asset].settledReceived += r.invoice.received();
+        else if (!isTerminal(r.invoice.state))
+            facts[r.asset].openReceived += r.invoice.received();
+    }
+    for (const RefundItem &it : std::as_const(refunds))
+        facts[it.asset].items.push_back(MoneyFacts::Items{it.reason, it.status, it.amount, it.fee});
+    for (const QString &asset : assets)
+        if (facts.count(asset))
+            money << AssetMoney{asset, moneyTotals(facts[asset])};
 }
 
 } // namespace sd::ui

@@ -19,6 +19,7 @@ public:
     QList<InvoiceRecord> invoices;  // newest first
     QList<RefundItem> refunds;      // pending and settled ones (for the queue history)
     QList<BackendStatus> backends;
+    QList<AssetMoney> money;        // the categories of all of it (the refund queue's header)
     qint64 featuredInvoice = 0;     // a partially paid one, for the detail panel
     QList<InvoiceEventRecord> featuredEvents;
 

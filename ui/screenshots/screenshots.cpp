@@ -109,6 +109,7 @@ std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, const DemoData &dem
         w->handleBackendStatus(s);
     w->handleInvoicesChanged(demo.invoices);
     w->handleRefundsLoaded(0, demo.refunds);
+    w->handleMoneyTotals(demo.money);
     w->show();
     w->showPage(MainWindow::InvoicesTab);
     w->invoicesPage()->table()->scrollToTop();
@@ -159,7 +160,7 @@ int main(int argc, char *argv[])
             refund.findChild<QLineEdit *>()->setText(QStringLiteral(
                 "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A"));
             if (item.asset == QLatin1String("XMR"))
-                refund.showQuote(RefundQuote{item.amount, item.amount - 30'560'000ULL, 30'560'000ULL, QString(), item.asset});
+                refund.showQuote(RefundQuote{item.amount, item.amount - 30'560'000ULL, 30'560'000ULL, QString(), item.asset, {item.id}});
             refund.adjustSize();
             ok &= save(&refund, out, QStringLiteral("refund-dialog.png"));
         }
