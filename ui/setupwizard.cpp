@@ -256,7 +256,7 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         form->addRow(tr("Token contract"), f.tokenContract);
     }
     f.test = new ConnectionTestRow(key + QStringLiteral("Test"), page);
-    layout->addWidget(f.test);
+    form->addRow(f.test); // in the form: a result of two lines gets its height there
     ConnectionTestRow *test = f.test;
     connect(test, &ConnectionTestRow::testRequested, this, [this, asset, test] {
         Q_EMIT connectionCheckRequested(test->begin(), walletRequest(m_wallets.value(asset)));
@@ -336,7 +336,7 @@ QWizardPage *SetupWizard::buildRates()
     };
     m_rateTest = new ConnectionTestRow(QStringLiteral("rateTest"), page);
     m_rateTest->button()->setToolTip(tr("Fetch one rate now and show it with its age"));
-    layout->addWidget(m_rateTest);
+    form->addRow(m_rateTest);
     connect(m_rateSource, &QComboBox::currentIndexChanged, this, showManual);
     connect(this, &QWizard::currentIdChanged, this, [this, showManual](int id) {
         if (id == RatesPage)

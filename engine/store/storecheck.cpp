@@ -113,7 +113,8 @@ void checkPostgres(const StoreUrl &url, const QString &connection, StoreCheck &o
             out.problem = classifyPostgres(out.detail);
         } else {
             SqlSession session(db, Dialect::Postgres);
-            if (auto v = session.select(QStringLiteral("SHOW server_version")); v && !v->isEmpty())
+            // A prepared statement (SqlSession) cannot be SHOW.
+            if (auto v = session.select(QStringLiteral("SELECT current_setting('server_version')")); v && !v->isEmpty())
                 out.serverVersion = v->first().value(0).toString().section(u' ', 0, 0);
             if (auto ssl = session.select(QStringLiteral("SELECT ssl, version FROM pg_stat_ssl WHERE pid = pg_backend_pid()"));
                 ssl && !ssl->isEmpty()) {
