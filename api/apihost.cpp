@@ -25,7 +25,7 @@ bool ApiHost::start(Engine *engine, QString *error, quint16 *port)
     connect(engine, &Engine::invoiceCreationFailed, m_server, &ApiServer::onInvoiceCreationFailed, Qt::QueuedConnection);
     connect(engine, &Engine::rateFetched, m_server, &ApiServer::onRateFetched, Qt::QueuedConnection);
     connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
-    connect(engine, &Engine::invoicesChanged, m_server, [s = m_server] { s->onStoreChanged(); }, Qt::QueuedConnection);
+    connect(engine, &Engine::invoicesChanged, m_server, &ApiServer::onInvoicesChanged, Qt::QueuedConnection);
     QEventLoop loop;
     bool ok = false;
     auto a = connect(m_server, &ApiServer::started, &loop, [&](quint16 p, const QString &) {

@@ -1,7 +1,9 @@
 #include "apiserver.h"
 
 #include "apisecurity.h"
+#include "checkoutpage.h"
 #include "asset.h"
+#include "storenotifier.h"
 #include "webhookdeliverer.h"
 
 #include <QDir>
@@ -321,7 +323,12 @@ void ApiServer::start()
         m_http->setTls(tls);
     }
     m_http->setHandler([this](const HttpRequest &r, std::shared_ptr<HttpExchange> e) { handle(r, std::move(e)); });
+    m_page = new CheckoutPage(m_config, m_clock, [this] { return m_store.get(); }, this);
     routes();
+    m_page->addRoutes(m_router);
+    // Commits by anyone (another engine on the database, the dashboard): the pages being watched follow.
+    if (StoreNotifier *n = m_store->changeNotifier())
+        connect(n, &StoreNotifier::changed, m_page, [this] { m_page->refresh(); });
     m_requestLimit = std::make_unique<RateLimiter>(cfg.requestsPerMinute, std::max(20, cfg.requestsPerMinute / 4), m_clock);
     m_authFailures = std::make_unique<RateLimiter>(cfg.authFailuresPerMinute, cfg.authFailuresPerMinute, m_clock);
     QString error;
@@ -359,6 +366,8 @@ void ApiServer::stop()
         delete m_http;
         m_http = nullptr;
     }
+    delete m_page;
+    m_page = nullptr;
     for (auto &[id, c] : m_rates)
         c.done(std::unexpected(QStringLiteral("the server is stopping")));
     for (auto &[id, c] : m_creations)
@@ -373,6 +382,17 @@ void ApiServer::onStoreChanged()
 {
     if (m_deliverer)
         m_deliverer->kick();
+}
+
+void ApiServer::onInvoicesChanged(const QList<InvoiceRecord> &invoices)
+{
+    onStoreChanged();
+    if (!m_page)
+        return;
+    QSet<qint64> ids;
+    for (const InvoiceRecord &r : invoices)
+        ids.insert(r.id);
+    m_page->refresh(ids);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -416,6 +436,9 @@ void ApiServer::handle(const HttpRequest &request, Exchange exchange)
         r.withHeader("Retry-After", QByteArray::number(std::max(1, m_requestLimit->retryAfterSeconds(request.peer))));
         return exchange->respond(r);
     }
+    // The customer's pages have a budget of their own (a shop's customers may share one address).
+    if (request.path.startsWith(QLatin1String("/i/")) && m_page && !m_page->admit(request, exchange))
+        return;
     const HttpRouter::Result route = m_router.route(request.method, request.path);
     if (route.match == HttpRouter::Match::NoPath)
         return respondJson(exchange, 404, problem(QStringLiteral("not-found"), QStringLiteral("no such endpoint")));
@@ -675,10 +698,12 @@ void ApiServer::choose(const HttpRequest &r, const PathParams &p, Exchange e)
     if (!asset)
         return respondJson(e, 400, validationProblem({{QStringLiteral("paymentMethodId"), QStringLiteral("a payment method id is required")}}));
     const QString id = p.value(QStringLiteral("invoiceId"));
-    choosePaymentMethod(id, QString::fromStdString(*asset), [this, e](std::expected<CheckoutRecord, QString> result) {
+    choosePaymentMethod(id, QString::fromStdString(*asset), [this, e, id](std::expected<CheckoutRecord, QString> result) {
         if (!result)
             return respondJson(e, 409, problem(QStringLiteral("conflict"), result.error()));
         respondJson(e, 200, paymentMethodsData(*result, invoiceOf(*result), context()).serialize());
+        if (m_page)
+            m_page->checkoutChanged(id); // other tabs of the same checkout follow the choice
     });
 }
 
@@ -876,6 +901,7 @@ void ApiServer::markInvoice(const HttpRequest &r, const PathParams &p, Exchange 
     if (!fresh)
         return respondStoreError(e, fresh.error());
     m_deliverer->kick();
+    m_page->checkoutChanged(c->id);
     respondJson(e, 200, invoiceData(*fresh, invoice, context()).serialize());
 }
 

@@ -22,6 +22,7 @@
 
 namespace sd::api {
 
+class CheckoutPage;
 class WebhookDeliverer;
 
 class ApiServer : public QObject
@@ -39,6 +40,7 @@ public:
     HttpServer *http() const { return m_http; }
     ApiStore *store() const;
     WebhookDeliverer *deliverer() const { return m_deliverer; }
+    CheckoutPage *checkoutPage() const { return m_page; }
     QString storeId() const { return m_storeId; }
     GreenfieldContext context() const;
 
@@ -58,6 +60,8 @@ public Q_SLOTS:
     void onRateFetchFailed(quint64 requestId, const QString &error);
     // Something committed (this engine's transitions): new outbox rows may wait.
     void onStoreChanged();
+    // The engine's transitions of these invoices committed: the same, and their checkout pages follow.
+    void onInvoicesChanged(const QList<sd::InvoiceRecord> &invoices);
 
 Q_SIGNALS:
     void started(quint16 port, const QString &storeId);
@@ -130,6 +134,7 @@ private:
     HttpServer *m_http = nullptr;
     HttpRouter m_router;
     WebhookDeliverer *m_deliverer = nullptr;
+    CheckoutPage *m_page = nullptr;
     std::unique_ptr<RateLimiter> m_requestLimit;
     std::unique_ptr<RateLimiter> m_authFailures;
     QString m_storeId;

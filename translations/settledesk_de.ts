@@ -844,6 +844,124 @@
     </message>
 </context>
 <context>
+    <name>sd::ui::CustomerDisplay</name>
+    <message>
+        <location filename="../ui/customerdisplay.cpp" line="+40"/>
+        <source>Customer display</source>
+        <translation>Kundenanzeige</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Welcome</source>
+        <translation>Willkommen</translation>
+    </message>
+    <message>
+        <location line="+136"/>
+        <source>Thank you!</source>
+        <translation>Vielen Dank!</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Your payment of %1 is confirmed.</source>
+        <translation>Ihre Zahlung von %1 ist bestätigt.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Your payment arrived too late</source>
+        <translation>Ihre Zahlung kam zu spät an</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>It arrived after the window closed; we have been told and will settle it with you.</source>
+        <translation>Sie kam nach Ablauf der Frist an; wir wissen davon und klären das mit Ihnen.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not paid in full</source>
+        <translation>Nicht vollständig bezahlt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The time ran out with %1 of %2 received. We will settle the difference with you.</source>
+        <translation>Die Frist ist abgelaufen, als %1 von %2 eingegangen waren. Wir klären den Rest mit Ihnen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>This invoice has closed</source>
+        <translation>Diese Rechnung ist geschlossen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Please do not send money to it. Ask for a new invoice if you still want to pay.</source>
+        <translation>Bitte senden Sie kein Geld mehr daran. Bitten Sie um eine neue Rechnung, wenn Sie noch bezahlen möchten.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Please pay</source>
+        <translation>Bitte bezahlen Sie</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Please pay · order %1</source>
+        <translation>Bitte bezahlen Sie · Bestellung %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Price: %1</source>
+        <translation>Preis: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2 %3 received: pay the remaining %4 %3</source>
+        <translation>%1 von %2 %3 erhalten: Bitte zahlen Sie die restlichen %4 %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Order %1</source>
+        <translation>Bestellung %1</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Pay within %1</source>
+        <translation>Zahlen innerhalb von %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Part of the payment has arrived.</source>
+        <translation>Ein Teil der Zahlung ist eingegangen.</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Scan the code with your wallet.</source>
+        <translation>Scannen Sie den Code mit Ihrer Wallet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verifying network broadcast · %1</source>
+        <translation>Netzwerkübertragung wird geprüft · %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The time to pay is over. A payment already sent is being verified; please do not send it again.</source>
+        <translation>Die Zahlungsfrist ist abgelaufen. Eine bereits gesendete Zahlung wird geprüft; bitte senden Sie sie nicht noch einmal.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Verifying network broadcast…</source>
+        <translation>Netzwerkübertragung wird geprüft …</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Payment detected</source>
+        <translation>Zahlung erkannt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Waiting for confirmations (%1 of %2)</source>
+        <translation>Warte auf Bestätigungen (%1 von %2)</translation>
+    </message>
+</context>
+<context>
     <name>sd::ui::DashboardController</name>
     <message>
         <location filename="../ui/dashboardcontroller.cpp" line="+37"/>
@@ -1025,7 +1143,17 @@
         <translation>Den Zahlungs-QR-Code für den Kunden zeigen</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+8"/>
+        <source>Show to customer</source>
+        <translation>Dem Kunden zeigen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Follow this invoice on the customer display (settings: which screen)</source>
+        <translation>Diese Rechnung auf der Kundenanzeige verfolgen (Einstellungen: welcher Bildschirm)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
@@ -1158,7 +1286,7 @@
         <translation>Bestellung %1 (Rechnung Nr. %2)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>priced in %1</source>
         <translation>in %1 ausgepreist</translation>
     </message>
@@ -1256,7 +1384,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::InvoiceTableModel</name>
     <message>
-        <location filename="../ui/invoicetablemodel.cpp" line="+144"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="+145"/>
         <source>Closing…</source>
         <translation>Wird geschlossen …</translation>
     </message>
@@ -1398,13 +1526,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+68"/>
-        <location line="+669"/>
+        <location filename="../ui/mainwindow.cpp" line="+69"/>
+        <location line="+696"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-646"/>
+        <location line="-673"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1415,12 +1543,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+622"/>
+        <location line="+649"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-621"/>
+        <location line="-648"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1435,7 +1563,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1555,12 +1683,12 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+117"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+95"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
@@ -1590,7 +1718,7 @@ Ausgang %2</translation>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+77"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -2501,7 +2629,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+64"/>
+        <location filename="../ui/settingsdialog.cpp" line="+66"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2551,7 +2679,32 @@ Ausgang %2</translation>
         <translation>Eine Desktop-&amp;Benachrichtigung zeigen, wenn eine Rechnung beglichen wird oder Geld in der Erstattungswarteschlange landet</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+9"/>
+        <source>A window (no second screen)</source>
+        <translation>Ein Fenster (kein zweiter Bildschirm)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (%2 × %3)</source>
+        <translation>%1 (%2 × %3)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 (not connected)</source>
+        <translation>%1 (nicht angeschlossen)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Customer &amp;display on:</source>
+        <translation>&amp;Kundenanzeige auf:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show each new invoice on the customer display</source>
+        <translation>Jede neue Rechnung auf der Kundenanzeige zeigen</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>SQLite file on this computer</source>
         <translation>SQLite-Datei auf diesem Computer</translation>
     </message>
@@ -2716,7 +2869,7 @@ Ausgang %2</translation>
         <translation>Zeitlimit für Anfragen</translation>
     </message>
     <message>
-        <location line="+103"/>
+        <location line="+105"/>
         <source>General: the fiat currency must be a three-letter code such as USD or EUR.</source>
         <translation>Allgemein: Die Fiat-Währung muss ein Code aus drei Buchstaben wie USD oder EUR sein.</translation>
     </message>

@@ -144,8 +144,20 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     buttons->addWidget(m_showQr);
     buttons->addStretch(1);
     layout->addLayout(buttons);
+    // On a row of its own: the panel is narrow, and this one is for the counter, not for copying.
+    auto *counter = new QHBoxLayout;
+    m_showCustomer = new QPushButton(QIcon(QStringLiteral(":/icons/qr.svg")), tr("Show to customer"), page);
+    m_showCustomer->setObjectName(QStringLiteral("showToCustomer"));
+    m_showCustomer->setToolTip(tr("Follow this invoice on the customer display (settings: which screen)"));
+    counter->addWidget(m_showCustomer);
+    counter->addStretch(1);
+    layout->addLayout(counter);
     connect(m_copyAddress, &QPushButton::clicked, this, &InvoiceDetailWidget::copyAddress);
     connect(m_copyUri, &QPushButton::clicked, this, &InvoiceDetailWidget::copyPaymentUri);
+    connect(m_showCustomer, &QPushButton::clicked, this, [this] {
+        if (m_row)
+            Q_EMIT showToCustomerRequested(m_row->id);
+    });
     connect(m_showQr, &QPushButton::clicked, this, [this] {
         if (m_row)
             Q_EMIT showQrRequested(paymentUri(), m_title->text());
@@ -244,6 +256,7 @@ void InvoiceDetailWidget::setRow(const InvoiceRow &row)
     m_copyUri->setEnabled(!uri.isEmpty());
     m_showQr->setEnabled(!uri.isEmpty() && (row.state == InvoiceState::AwaitingPayment ||
                                             row.state == InvoiceState::PartiallyPaid));
+    m_showCustomer->setEnabled(m_showQr->isEnabled() || row.state == InvoiceState::Confirming);
     m_price->setText(row.fiatAmount.isEmpty()
                          ? tr("priced in %1").arg(row.asset)
                          : tr("%1 at %2 %3 per %4").arg(DisplayText::fiat(row.fiatAmount, row.fiatCurrency), row.rate,

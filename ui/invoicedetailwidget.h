@@ -44,6 +44,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void showQrRequested(const QString &paymentUri, const QString &title);
+    void showToCustomerRequested(qint64 invoiceId);
     void message(const QString &text); // short feedback ("Address copied") for the status bar
 
 private:
@@ -57,7 +58,7 @@ private:
     StateBadge *m_badge;
     QLabel *m_countdown;
     QLineEdit *m_address;
-    QPushButton *m_copyAddress, *m_copyUri, *m_showQr;
+    QPushButton *m_copyAddress, *m_copyUri, *m_showQr, *m_showCustomer;
     QLabel *m_price, *m_due, *m_received, *m_balance, *m_tolerance, *m_confirmations;
     QLabel *m_created, *m_quoteEnds, *m_graceEnds, *m_closed;
     QTableWidget *m_deposits;

@@ -82,6 +82,7 @@ InvoiceRow InvoiceRow::from(const InvoiceRecord &record)
         }
     }
     r.txids = txids;
+    r.lateMoney = record.hasLateMoney();
     r.depositCount = quint16(std::min<qsizetype>(std::max(record.deposits.size(), qsizetype(inv.deposits.size())),
                                                  std::numeric_limits<quint16>::max()));
     return r;
@@ -313,7 +314,8 @@ int InvoiceTableModel::upsert(const QList<InvoiceRecord> &records)
         changed[CreatedColumn] = cur.createdMs != next.createdMs;
         // Fields no column shows (address, txids, tolerance) still change what filters and the detail see.
         const bool hidden = cur.address != next.address || cur.txids != next.txids || cur.tolerance != next.tolerance ||
-                            cur.depositCount != next.depositCount || cur.fiatMicros != next.fiatMicros;
+                            cur.depositCount != next.depositCount || cur.fiatMicros != next.fiatMicros ||
+                            cur.lateMoney != next.lateMoney;
         cur = std::move(next);
         bool any = hidden;
         // One dataChanged per run of adjacent changed columns: only the changed cells repaint.

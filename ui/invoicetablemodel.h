@@ -44,6 +44,7 @@ struct InvoiceRow
     quint32 confirmations = 0; // fewest confirmations among counted deposits
     quint16 depositCount = 0;
     InvoiceState state = InvoiceState::AwaitingPayment;
+    bool lateMoney = false; // a deposit arrived after the window closed (held by the refund queue)
 
     static InvoiceRow from(const InvoiceRecord &record);
 };

@@ -4,6 +4,7 @@
 #include "uiresources.h"
 
 #include "countdownticker.h"
+#include "customerdisplay.h"
 #include "displaytext.h"
 #include "healthindicator.h"
 #include "invoicedetailwidget.h"
@@ -129,6 +130,7 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     connect(m_invoicesPage, &InvoicesPage::invoiceSelected, this, &MainWindow::requestDetail);
     connect(m_invoicesPage->detail(), &InvoiceDetailWidget::message, this,
             [this](const QString &text) { statusBar()->showMessage(text, 3000); });
+    connect(m_invoicesPage->detail(), &InvoiceDetailWidget::showToCustomerRequested, this, &MainWindow::showToCustomer);
     connect(m_invoicesPage->detail(), &InvoiceDetailWidget::showQrRequested, this,
             [this](const QString &uri, const QString &title) {
                 auto *dialog = new QDialog(this);
@@ -297,6 +299,8 @@ void MainWindow::applyConfig(const Config &config)
     m_refunds->setReadiness(readiness);
     m_payouts->setReadiness(readiness);
     m_invoicesPage->detail()->setTokenContract(tokenContract(QStringLiteral("USDT")));
+    if (m_display)
+        m_display->setShopName(config.api.storeName);
     scheduleOverview();
 }
 
@@ -446,6 +450,25 @@ NewInvoiceDialog *MainWindow::openNewInvoice()
     m_newInvoice->raise();
     m_newInvoice->activateWindow();
     return m_newInvoice;
+}
+
+CustomerDisplay *MainWindow::customerDisplay() const { return m_display; }
+
+CustomerDisplay *MainWindow::showToCustomer(qint64 invoiceId)
+{
+    const int row = m_invoices->rowOf(invoiceId);
+    if (row < 0)
+        return m_display;
+    if (!m_display) {
+        m_display = new CustomerDisplay(m_clock, m_config.api.storeName);
+        m_display->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_ticker, &CountdownTicker::ticked, m_display, &CustomerDisplay::tick);
+        connect(this, &QObject::destroyed, m_display, &QWidget::close);
+    }
+    const AssetConfig *asset = m_config.asset(m_invoices->row(row).asset);
+    m_display->follow(m_invoices->row(row), asset ? asset->extra1 : QString());
+    m_display->present(m_config.display.screen, this);
+    return m_display;
 }
 
 void MainWindow::openSettings()
@@ -656,6 +679,8 @@ void MainWindow::handleInvoicesChanged(const QList<InvoiceRecord> &invoices)
     for (const InvoiceRecord &r : invoices) {
         if (m_newInvoice)
             m_newInvoice->updateInvoice(r);
+        if (m_display)
+            m_display->update(InvoiceRow::from(r));
         // The detail panel's deposits and history come with the full record: ask again for the one shown.
         if (shown && r.id == *shown)
             requestDetail(r.id);
@@ -665,8 +690,11 @@ void MainWindow::handleInvoicesChanged(const QList<InvoiceRecord> &invoices)
 void MainWindow::handleInvoiceCreated(quint64 requestId, const InvoiceRecord &invoice)
 {
     m_invoices->upsert({invoice});
+    const bool ours = m_newInvoice && m_newInvoice->pendingRequest() == requestId;
     if (m_newInvoice)
         m_newInvoice->showCreated(requestId, invoice);
+    if (ours && m_config.display.autoShow)
+        showToCustomer(invoice.id);
     updateTitle();
 }
 

@@ -35,6 +35,7 @@ class InvoiceDetailWidget;
 class InvoiceFilterProxyModel;
 class InvoiceTableModel;
 class InvoicesPage;
+class CustomerDisplay;
 class NewInvoiceDialog;
 class Notifier;
 class OverviewWidget;
@@ -90,6 +91,9 @@ public:
 
 public Q_SLOTS:
     NewInvoiceDialog *openNewInvoice();
+    // The customer display at the counter follows this invoice (opened on the configured screen).
+    CustomerDisplay *showToCustomer(qint64 invoiceId);
+    CustomerDisplay *customerDisplay() const;
     void openSettings();
     SetupWizard *openSetupAssistant();
     void showPage(int page);
@@ -179,6 +183,7 @@ private:
     QPointer<SettingsDialog> m_settings;
     QPointer<SetupWizard> m_assistant;
     std::function<QStringList()> m_cookieFinder;
+    QPointer<CustomerDisplay> m_display;
     QWidget *m_alertBar;
     QLabel *m_alertLabel;
     HealthIndicator *m_database;

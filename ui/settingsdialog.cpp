@@ -13,11 +13,13 @@
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -132,6 +134,22 @@ QWidget *SettingsDialog::buildGeneral()
     m_notifications->setObjectName(QStringLiteral("notifications"));
     m_notifications->setChecked(m_original.notifications);
     form->addRow(m_notifications);
+    // The customer display at the counter: which screen, and whether each new invoice opens it.
+    m_displayScreen = new QComboBox(page);
+    m_displayScreen->setObjectName(QStringLiteral("displayScreen"));
+    m_displayScreen->addItem(tr("A window (no second screen)"), QString());
+    for (QScreen *screen : QGuiApplication::screens())
+        if (!screen->name().isEmpty()) // chosen by name: one without (some virtual platforms) cannot be
+            m_displayScreen->addItem(tr("%1 (%2 × %3)").arg(screen->name()).arg(screen->size().width()).arg(screen->size().height()),
+                                     screen->name());
+    if (!m_original.display.screen.isEmpty() && m_displayScreen->findData(m_original.display.screen) < 0)
+        m_displayScreen->addItem(tr("%1 (not connected)").arg(m_original.display.screen), m_original.display.screen);
+    m_displayScreen->setCurrentIndex(std::max(0, m_displayScreen->findData(m_original.display.screen)));
+    form->addRow(tr("Customer &display on:"), m_displayScreen);
+    m_displayAutoShow = new QCheckBox(tr("Show each new invoice on the customer display"), page);
+    m_displayAutoShow->setObjectName(QStringLiteral("displayAutoShow"));
+    m_displayAutoShow->setChecked(m_original.display.autoShow);
+    form->addRow(m_displayAutoShow);
     return page;
 }
 
@@ -291,6 +309,8 @@ Config SettingsDialog::config() const
     c.fiatCurrency = m_currency->text().trimmed().toUpper();
     c.operatorName = m_operator->text().trimmed();
     c.notifications = m_notifications->isChecked();
+    c.display.screen = m_displayScreen->currentData().toString();
+    c.display.autoShow = m_displayAutoShow->isChecked();
     if (m_dbKind->currentIndex() == PostgresDb) {
         c.databaseUrl = m_pgUrl->text().trimmed();
         c.databasePasswordEnv = m_dbPasswordEnv->text().trimmed();

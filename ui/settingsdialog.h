@@ -98,6 +98,8 @@ private:
     QTabWidget *m_tabs;
     QLineEdit *m_currency, *m_operator;
     QCheckBox *m_notifications;
+    QComboBox *m_displayScreen;
+    QCheckBox *m_displayAutoShow;
     QComboBox *m_dbKind;
     QStackedWidget *m_dbStack;
     QLineEdit *m_sqlitePath, *m_pgUrl, *m_dbPassword, *m_dbPasswordEnv;

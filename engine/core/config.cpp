@@ -156,10 +156,17 @@ std::expected<Config, QString> Config::load(const QString &path)
         !readInt(s, QStringLiteral("delivery_timeout_ms"), config.api.deliveryTimeoutMs, 100, 600'000, error) ||
         !readInt(s, QStringLiteral("requests_per_minute"), config.api.requestsPerMinute, 1, 10'000'000, error) ||
         !readInt(s, QStringLiteral("auth_failures_per_minute"), config.api.authFailuresPerMinute, 1, 100'000, error) ||
-        !readInt(s, QStringLiteral("max_body_kb"), config.api.maxBodyKb, 1, 65536, error))
+        !readInt(s, QStringLiteral("max_body_kb"), config.api.maxBodyKb, 1, 65536, error) ||
+        !readInt(s, QStringLiteral("checkout_requests_per_minute"), config.api.checkoutRequestsPerMinute, 1, 10'000'000, error))
         return std::unexpected(error);
+    config.api.checkoutShowOrderId = s.value(QStringLiteral("checkout_show_order_id"), true).toBool();
     if (config.api.tlsCert.isEmpty() != config.api.tlsKey.isEmpty())
         return std::unexpected(QStringLiteral("api: tls_cert and tls_key go together"));
+    s.endGroup();
+
+    s.beginGroup(QStringLiteral("display"));
+    config.display.screen = s.value(QStringLiteral("screen")).toString().trimmed();
+    config.display.autoShow = s.value(QStringLiteral("auto_show"), false).toBool();
     s.endGroup();
 
     for (const Asset &known : AssetRegistry::instance().all()) {
@@ -251,6 +258,10 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("tls_key"), api.tlsKey);
         s.endGroup();
     }
+    s.beginGroup(QStringLiteral("display"));
+    s.setValue(QStringLiteral("screen"), display.screen);
+    s.setValue(QStringLiteral("auto_show"), display.autoShow);
+    s.endGroup();
     for (const AssetConfig &a : assets) {
         s.beginGroup(sectionFor(a.asset));
         s.setValue(QStringLiteral("enabled"), a.enabled);

@@ -71,7 +71,17 @@ struct ApiConfig
     int requestsPerMinute = 1200;    // requests_per_minute: per client address
     int authFailuresPerMinute = 10;  // auth_failures_per_minute: wrong keys per client address before 429
     int maxBodyKb = 256;             // max_body_kb
+    // The hosted checkout page (GET /i/{id}, docs/checkout.md):
+    bool checkoutShowOrderId = true; // checkout_show_order_id: the customer sees the order reference
+    int checkoutRequestsPerMinute = 600; // checkout_requests_per_minute: page, status and QR requests per address
     bool enabled() const { return !listen.isEmpty(); }
+};
+
+// [display]: the customer display at the counter (the dashboard's "Show to customer" window).
+struct DisplayConfig
+{
+    QString screen;        // screen: the name of the screen it opens on, full screen; empty: a window
+    bool autoShow = false; // auto_show: open it for every invoice created in the dashboard
 };
 
 struct Config
@@ -89,6 +99,7 @@ struct Config
     QList<AssetConfig> assets;       // one per known asset, enabled or not
     RatesConfig rates;               // [rates]
     ApiConfig api;                   // [api]
+    DisplayConfig display;           // [display]
 
     const AssetConfig *asset(const QString &code) const;
     AssetConfig *asset(const QString &code);

@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <chrono>
 #include <expected>
 #include <memory>
@@ -96,6 +97,13 @@ struct InvoiceRecord
     bool settledManually = false;        // settled by Store::applyRefundToInvoice, not by the state machine
     QDateTime updatedAt;                 // the `now` of the last write that touched it (see InvoiceFilter)
     QList<RefundItem> refundItems;       // its refund items, oldest first (filled by Store::invoice(id) only)
+
+    // Money arrived after the window closed: a deposit of it waits in the refund queue (never counted).
+    bool hasLateMoney() const
+    {
+        return std::any_of(deposits.begin(), deposits.end(),
+                           [](const DepositRecord &d) { return d.deposit.status == DepositStatus::Orphaned; });
+    }
 };
 
 struct NewInvoice

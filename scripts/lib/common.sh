@@ -17,9 +17,11 @@ TEST_PACKAGES=(postgresql monero xvfb xauth poppler-utils  # xvfb-run needs xaut
     desktop-file-utils appstream systemd  # validators for the package test (desktop entry, metainfo, unit)
     python3 openssl)  # free_port; the PostgreSQL test cluster's throw-away TLS certificate
 TEST_PACKAGES+=(nodejs curl)  # bcoin (Bitcoin regtest node; npm comes with NodeSource nodejs, else bitcoin.sh installs it)
+TEST_PACKAGES+=(chromium zbar-tools)  # the checkout page in a real browser (puppeteer-core drives it); QR decoding
 # Programs the test scripts and tests run; scripts/check-packages requires a listed package to provide each.
 TEST_COMMANDS=(monerod monero-wallet-rpc initdb pg_ctl postgres psql openssl curl python3 node setsid timeout
-    pdftotext dpkg-deb dpkg-shlibdeps desktop-file-validate appstreamcli systemd-analyze xvfb-run)
+    pdftotext dpkg-deb dpkg-shlibdeps desktop-file-validate appstreamcli systemd-analyze xvfb-run
+    chromium zbarimg)
 
 # Installs the Debian packages in "$@" that are not installed yet; `apt-get update` at most once.
 ensure_packages() {
@@ -57,6 +59,33 @@ build_project() {
         die "build failed (full log: $out)"
     fi
     grep -iE 'warning' "$out" | head -n 20 >&2 || true
+}
+
+# npm packages for the tests, installed into DIR (a folder of the build tree; never globally, no install
+# scripts run, so no browser or binary download): npm_install_local DIR TIMEOUT NAME@VERSION... Writes
+# DIR/package.json, tries twice, logs to DIR/npm-install.log. Returns non-zero when both tries failed.
+npm_install_local() {
+    local dir="$1" timeout_s="$2" deps="" spec attempt
+    shift 2
+    for spec in "$@"; do
+        deps+="${deps:+, }\"${spec%@*}\": \"${spec##*@}\""
+    done
+    command -v node >/dev/null || ensure_packages nodejs
+    command -v npm >/dev/null || ensure_packages npm
+    mkdir -p "$dir"
+    printf '{ "name": "settledesk-test-%s", "private": true, "dependencies": { %s } }\n' "$(basename "$dir")" "$deps" \
+        >"$dir/package.json"
+    for attempt in 1 2; do
+        log "npm install $* into $dir (attempt $attempt)"
+        if (cd "$dir" && PUPPETEER_SKIP_DOWNLOAD=1 timeout "$timeout_s" npm install --ignore-scripts --no-audit --no-fund \
+            --no-update-notifier --loglevel=error >"$dir/npm-install.log" 2>&1); then
+            return 0
+        fi
+        tail -n 20 "$dir/npm-install.log" >&2
+        rm -rf "$dir/node_modules" "$dir/package-lock.json"
+    done
+    log "error: npm install failed (log: $dir/npm-install.log)"
+    return 1
 }
 
 # A free TCP port on 127.0.0.1 (asks the kernel; racy only against other processes grabbing ports).

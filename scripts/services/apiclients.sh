@@ -9,8 +9,6 @@ API_NPM_TIMEOUT="${API_NPM_TIMEOUT:-300}"
 STANDARDWEBHOOKS_VERSION=1.1.1
 GREENFIELD_CLIENT_VERSION=1.7.0
 
-_api_log() { printf '[api-clients] %s\n' "$*" >&2; }
-
 api_clients_install() {
     local dir="$API_NPM_DIR"
     if [ -f "$dir/node_modules/standardwebhooks/package.json" ] &&
@@ -18,26 +16,8 @@ api_clients_install() {
         [ -f "$dir/node_modules/btcpay-greenfield-node-client/package.json" ]; then
         return 0
     fi
-    command -v node >/dev/null || ensure_packages nodejs
-    command -v npm >/dev/null || ensure_packages npm
-    mkdir -p "$dir"
-    cat >"$dir/package.json" <<JSON
-{ "name": "settledesk-api-clients", "private": true,
-  "dependencies": { "standardwebhooks": "$STANDARDWEBHOOKS_VERSION",
-                    "btcpay-greenfield-node-client": "$GREENFIELD_CLIENT_VERSION" } }
-JSON
-    local attempt
-    for attempt in 1 2; do
-        _api_log "npm install standardwebhooks@$STANDARDWEBHOOKS_VERSION btcpay-greenfield-node-client@$GREENFIELD_CLIENT_VERSION into $dir (attempt $attempt)"
-        if (cd "$dir" && timeout "$API_NPM_TIMEOUT" npm install --ignore-scripts --no-audit --no-fund \
-            --no-update-notifier --loglevel=error >"$dir/npm-install.log" 2>&1); then
-            return 0
-        fi
-        tail -n 20 "$dir/npm-install.log" >&2
-        rm -rf "$dir/node_modules" "$dir/package-lock.json"
-    done
-    _api_log "error: npm install failed (log: $dir/npm-install.log)"
-    return 1
+    npm_install_local "$dir" "$API_NPM_TIMEOUT" "standardwebhooks@$STANDARDWEBHOOKS_VERSION" \
+        "btcpay-greenfield-node-client@$GREENFIELD_CLIENT_VERSION"
 }
 
 if [ -z "${API_CLIENTS_LIB_ONLY:-}" ]; then

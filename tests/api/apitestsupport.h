@@ -5,6 +5,7 @@
 
 #include "pgengine.h"
 
+#include <QDir>
 #include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
@@ -77,6 +78,50 @@ inline quint16 freePort()
     QTcpServer s;
     s.listen(QHostAddress::LocalHost, 0);
     return s.serverPort();
+}
+
+// The INI text of a `settledesk engine` with the API on 127.0.0.1:`port` and XMR through the regtest
+// merchant wallet (`walletUrl`, `walletUser`, `account`), rates fixed at 150 USD per XMR and 65,000 per BTC.
+// Passwords and the sealing key come from SD_TEST_XMR_PASSWORD, SD_TEST_DB_PASSWORD, SD_TEST_API_SEALING
+// (startApiEngine sets them). `xmr` and `api` are further lines of those sections; withDeadBtc also offers
+// BTC through a wallet that is down (nothing is asked of it unless a customer chooses it).
+inline QString apiEngineIni(const QString &db, const QString &walletUrl, const QString &walletUser, quint32 account,
+                            quint16 port, const QString &xmr, const QString &api, bool withDeadBtc)
+{
+    QString text = QStringLiteral("[database]\nurl=%1\npassword_env=SD_TEST_DB_PASSWORD\n"
+                                  "[rates]\nsource=manual\nmanual_xmr_usd=150.00\nmanual_btc_usd=65000\n"
+                                  "[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\nwallet_rpc_password_env=SD_TEST_XMR_PASSWORD\n"
+                                  "account_index=%4\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
+                       .arg(db, walletUrl, walletUser)
+                       .arg(account);
+    text += xmr + QStringLiteral("[api]\nlisten=127.0.0.1:%1\nsecret_key_env=SD_TEST_API_SEALING\n").arg(port) + api;
+    if (withDeadBtc)
+        text += QStringLiteral("[btc]\nwallet_rpc_url=http://127.0.0.1:1/wallet/none\nwallet_rpc_user=x\n");
+    return text;
+}
+
+// Starts `settledesk engine` (`binary`) on `ini`, its secrets in the environment apiEngineIni names and its
+// XDG folders under `dir`, and waits until its API listens on `port`. False, with the engine's log as a
+// warning, when it stops first or takes over 60 s.
+inline bool startApiEngine(std::unique_ptr<chaos::EngineProcess> &engine, const QString &binary, const QString &ini, quint16 port,
+                           const QString &xmrPassword, const QString &dbPassword, const QString &sealing, const QDir &dir)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), xmrPassword);
+    env.insert(QStringLiteral("SD_TEST_DB_PASSWORD"), dbPassword);
+    env.insert(QStringLiteral("SD_TEST_API_SEALING"), sealing);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("xdg")));
+    env.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("xdg-data")));
+    env.remove(QStringLiteral("DISPLAY"));
+    engine = std::make_unique<chaos::EngineProcess>(binary, ini, env);
+    if (!engine->start())
+        return false;
+    const QByteArray ready = "api listening on port " + QByteArray::number(port);
+    if (!QTest::qWaitFor([&] { return engine->printedSince(0, ready) || !engine->running(); }, 60000) || !engine->running()) {
+        qWarning("engine: %s", engine->log().constData());
+        return false;
+    }
+    return true;
 }
 
 // The Node receiver: `node receiver.js PORT LOG SECRET`; its log has one JSON object per request.

@@ -74,39 +74,16 @@ private:
 QString TestApi::writeIni(const QString &name, quint16 port, const QString &db, quint32 account, bool withDeadBtc)
 {
     const QString path = m_dir.filePath(name + QStringLiteral(".ini"));
-    QString text = QStringLiteral("[database]\nurl=%1\npassword_env=SD_TEST_DB_PASSWORD\n"
-                                  "[rates]\nsource=manual\nmanual_xmr_usd=150.00\nmanual_btc_usd=65000\n"
-                                  "[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\nwallet_rpc_password_env=SD_TEST_XMR_PASSWORD\n"
-                                  "account_index=%4\npoll_interval_ms=500\nrequest_timeout_ms=20000\nmin_confirmations=1\n"
-                                  "[api]\nlisten=127.0.0.1:%5\nsecret_key_env=SD_TEST_API_SEALING\nauth_failures_per_minute=5\n"
-                                  "max_body_kb=64\nstore_name=Test shop\n")
-                       .arg(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser)
-                       .arg(account)
-                       .arg(port);
-    if (withDeadBtc)
-        text += QStringLiteral("[btc]\nwallet_rpc_url=http://127.0.0.1:1/wallet/none\nwallet_rpc_user=x\n");
-    chaos::writeFile(path, text);
+    chaos::writeFile(path, apiEngineIni(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser, account, port,
+                                        QStringLiteral("poll_interval_ms=500\n"),
+                                        QStringLiteral("auth_failures_per_minute=5\nmax_body_kb=64\nstore_name=Test shop\n"), withDeadBtc));
     return path;
 }
 
 bool TestApi::startEngine(std::unique_ptr<chaos::EngineProcess> &engine, const QString &ini, quint16 port, const QString &dbPassword)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("SD_TEST_XMR_PASSWORD"), m_regtest->merchantPassword());
-    env.insert(QStringLiteral("SD_TEST_DB_PASSWORD"), dbPassword == QStringLiteral("\x01") ? m_db->password() : dbPassword);
-    env.insert(QStringLiteral("SD_TEST_API_SEALING"), Sealing);
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_dir.filePath(QStringLiteral("xdg")));
-    env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.filePath(QStringLiteral("xdg-data")));
-    env.remove(QStringLiteral("DISPLAY"));
-    engine = std::make_unique<chaos::EngineProcess>(QStringLiteral(SETTLEDESK_BINARY), ini, env);
-    if (!engine->start())
-        return false;
-    const QByteArray ready = "api listening on port " + QByteArray::number(port);
-    if (!QTest::qWaitFor([&] { return engine->printedSince(0, ready) || !engine->running(); }, 60000) || !engine->running()) {
-        qWarning("engine: %s", engine->log().constData());
-        return false;
-    }
-    return true;
+    return startApiEngine(engine, QStringLiteral(SETTLEDESK_BINARY), ini, port, m_regtest->merchantPassword(),
+                          dbPassword == QStringLiteral("\x01") ? m_db->password() : dbPassword, Sealing, QDir(m_dir.path()));
 }
 
 QString TestApi::createKey(const QString &ini, const QString &label, const QStringList &permissions, const QString &dbPassword)

@@ -3,6 +3,7 @@
 // the status bar's health entries, the alert bar, the remembered layout and the shortcuts.
 #include "connectiontestrow.h"
 #include "countdownticker.h"
+#include "customerdisplay.h"
 #include "healthindicator.h"
 #include "invoicedetailwidget.h"
 #include "invoicefilterproxymodel.h"
@@ -25,6 +26,7 @@
 #include <QPushButton>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -279,6 +281,60 @@ private Q_SLOTS:
         QCOMPARE(again.tabs()->currentIndex(), int(MainWindow::OverviewTab));
         QCOMPARE(again.size(), QSize(1111, 666));
         QFile::remove(MainWindow::layoutFile());
+    }
+
+    void customerDisplayFollowsInvoices()
+    {
+        ManualClock clock(t0());
+        Config config = xmrConfig();
+        config.api.storeName = QStringLiteral("Corner Café");
+        config.display.autoShow = true; // every invoice created here goes to the customer display
+        MainWindow w(config, &clock);
+        w.show();
+        QVERIFY(!w.customerDisplay());
+        NewInvoiceDialog *d = w.openNewInvoice();
+        QSignalSpy create(&w, &MainWindow::createInvoiceRequested);
+        d->setAsset(QStringLiteral("XMR"));
+        d->setCrypto(QStringLiteral("0.05"));
+        d->submit();
+        QCOMPARE(create.count(), 1);
+        InvoiceRecord created = makeInvoice(500, QStringLiteral("XMR"), 50'000'000'000ULL, t0());
+        w.handleInvoiceCreated(create.first().first().value<CreateInvoiceRequest>().requestId, created);
+        CustomerDisplay *display = w.customerDisplay();
+        QVERIFY(display && display->isVisible());
+        QCOMPARE(display->invoiceId(), std::optional<qint64>(500));
+        QCOMPARE(display->amountText(), QStringLiteral("0.05 XMR"));
+        // It ticks with the dashboard and follows the engine's snapshots.
+        clock.advance(2s);
+        QCOMPARE(display->countdownText(), QStringLiteral("Pay within 14:58"));
+        QVERIFY(deposit(created, "aa", 20'000'000'000ULL, clock.now()));
+        w.handleInvoicesChanged({created});
+        QCOMPARE(display->amountText(), QStringLiteral("0.03 XMR"));
+        // "Show to customer" in the panel of another invoice: the display follows that one.
+        w.handleInvoicesChanged(page(1, 5));
+        QVERIFY(w.invoicesPage()->selectInvoice(3));
+        InvoiceRecord third = page(3, 1).first();
+        w.invoicesPage()->detail()->setRow(InvoiceRow::from(third));
+        auto *button = w.invoicesPage()->detail()->findChild<QPushButton *>(QStringLiteral("showToCustomer"));
+        QVERIFY(button && button->isEnabled());
+        button->click();
+        QCOMPARE(display->invoiceId(), std::optional<qint64>(3));
+        QCOMPARE(w.customerDisplay(), display); // one display, not one per click
+    }
+
+    void noCustomerDisplayUnlessAsked()
+    {
+        ManualClock clock(t0());
+        MainWindow w(xmrConfig(), &clock); // auto_show off (the default)
+        w.show();
+        NewInvoiceDialog *d = w.openNewInvoice();
+        QSignalSpy create(&w, &MainWindow::createInvoiceRequested);
+        d->setAsset(QStringLiteral("XMR"));
+        d->setCrypto(QStringLiteral("0.05"));
+        d->submit();
+        w.handleInvoiceCreated(create.first().first().value<CreateInvoiceRequest>().requestId,
+                               makeInvoice(501, QStringLiteral("XMR"), 50'000'000'000ULL, t0()));
+        QVERIFY(!w.customerDisplay());
     }
 
     void shortcutsAndNewInvoiceThroughTheWindow()

@@ -149,6 +149,12 @@ private Q_SLOTS:
         d.field(QStringLiteral("fiatCurrency"))->setText(QStringLiteral("eur"));
         d.field(QStringLiteral("operator"))->setText(QStringLiteral("Ana"));
         check(d, "notifications")->setChecked(false);
+        check(d, "displayAutoShow")->setChecked(true);
+        auto *screens = d.findChild<QComboBox *>(QStringLiteral("displayScreen"));
+        QVERIFY(screens && screens->count() >= 1); // "a window", then every connected screen that has a name
+        QCOMPARE(screens->itemData(0).toString(), QString());
+        screens->setCurrentIndex(screens->count() - 1);
+        const QString screen = screens->currentData().toString();
         d.findChild<QComboBox *>(QStringLiteral("databaseKind"))->setCurrentIndex(1);
         d.field(QStringLiteral("postgresUrl"))->setText(QStringLiteral("postgres://shop@db.internal:5433/settledesk"));
         check(d, "xmrEnabled")->setChecked(true);
@@ -172,6 +178,8 @@ private Q_SLOTS:
         QCOMPARE(after.fiatCurrency, QStringLiteral("EUR"));
         QCOMPARE(after.operatorName, QStringLiteral("Ana"));
         QCOMPARE(after.notifications, false);
+        QCOMPARE(after.display.autoShow, true);
+        QCOMPARE(after.display.screen, screen);
         QCOMPARE(after.databaseUrl, QStringLiteral("postgres://shop@db.internal:5433/settledesk"));
         const AssetConfig *xmr = after.asset(QStringLiteral("XMR"));
         QVERIFY(xmr && xmr->enabled);
@@ -193,7 +201,14 @@ private Q_SLOTS:
         QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("databaseKind"))->currentIndex(), 1);
         QCOMPARE(again.field(QStringLiteral("postgresUrl"))->text(), after.databaseUrl);
         QCOMPARE(spin(again, "xmrGraceWindow")->value(), 240);
+        QCOMPARE(again.findChild<QComboBox *>(QStringLiteral("displayScreen"))->currentData().toString(), screen);
         QVERIFY(again.validate().isEmpty());
+        // A screen that is not connected now stays chosen (it may be plugged in at the counter later).
+        Config unplugged = after;
+        unplugged.display.screen = QStringLiteral("HDMI-9");
+        SettingsDialog third(unplugged);
+        QCOMPARE(third.findChild<QComboBox *>(QStringLiteral("displayScreen"))->currentText(), QStringLiteral("HDMI-9 (not connected)"));
+        QCOMPARE(third.config().display.screen, QStringLiteral("HDMI-9"));
     }
 
     void validationListsEveryProblem()

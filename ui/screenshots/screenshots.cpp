@@ -7,6 +7,7 @@
 #include "refundactionsdialog.h"
 #include "invoicespage.h"
 #include "invoicetablemodel.h"
+#include "customerdisplay.h"
 #include "mainwindow.h"
 #include "newinvoicedialog.h"
 #include "settingsdialog.h"
@@ -185,6 +186,13 @@ int main(int argc, char *argv[])
         w->handleInvoiceCreated(*d->pendingRequest(), created);
         ok &= save(d, out, QStringLiteral("new-invoice-qr.png"));
         d->close();
+
+        // The customer display at the counter, following a partially paid invoice.
+        if (CustomerDisplay *display = w->showToCustomer(demo.featuredInvoice)) {
+            display->resize(1280, 720);
+            ok &= save(display, out, QStringLiteral("customer-display.png"));
+            display->close();
+        }
 
         SettingsDialog settings(demoConfig(), w.get());
         settings.show();
