@@ -25,4 +25,21 @@ BackendFactory makeBackendFactory()
     };
 }
 
+BackendCheck makeBackendCheck()
+{
+    return [](const AssetConfig &config, const QString &password, QNetworkAccessManager *nam, QObject *context,
+              ConnectionCheckDone done) {
+        if (config.asset == QLatin1String("XMR"))
+            return MoneroBackend::check(config, password, nam, context, std::move(done));
+        if (config.asset == QLatin1String("BTC"))
+            return BitcoinBackend::check(config, password, nam, context, std::move(done));
+        if (config.asset == QLatin1String("USDT"))
+            return Erc20Backend::check(config, password, nam, context, std::move(done));
+        ConnectionCheckResult r;
+        r.problem = ConnectionCheckResult::PeerError;
+        r.detail = QStringLiteral("no wallet backend for %1").arg(config.asset);
+        done(r);
+    };
+}
+
 } // namespace sd

@@ -30,5 +30,7 @@ private:
 
 // Creates the wallet backend for an asset's configuration (inside the engine thread).
 BackendFactory makeBackendFactory();
+// Tests an asset's wallet as its backend knows how (Engine::checkConnection, the setup assistant's Test).
+BackendCheck makeBackendCheck();
 
 } // namespace sd

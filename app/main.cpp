@@ -1,4 +1,5 @@
 // Settledesk entry point: the command line (no display needed) or the dashboard.
+#include "bitcoinbackend.h"
 #include "cli.h"
 #include "dashboardcontroller.h"
 #include "enginehost.h"
@@ -57,7 +58,8 @@ int runGui(int argc, char *argv[])
     }
     if (parser.isSet(dbOption))
         config->databaseUrl = parser.value(dbOption);
-    return sd::ui::runDashboard(app, *config, sd::makeBackendFactory());
+    return sd::ui::runDashboard(app, *config, sd::makeBackendFactory(), sd::makeBackendCheck(),
+                               [] { return sd::BitcoinBackend::findCookieFiles(); });
 }
 
 } // namespace

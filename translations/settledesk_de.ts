@@ -2,6 +2,227 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>CheckWords</name>
+    <message>
+        <location filename="../ui/checktext.cpp" line="+13"/>
+        <source>the server</source>
+        <translation>der Server</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 (RPC %2)</source>
+        <translation>%1 (RPC %2)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>account %1</source>
+        <translation>Konto %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+41"/>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <location line="-39"/>
+        <source>wallet &quot;%1&quot;</source>
+        <translation>Wallet „%1“</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>chain %1</source>
+        <translation>Chain %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>height %1</source>
+        <translation>Höhe %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>balance %1</source>
+        <translation>Guthaben %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>token with %n decimals</source>
+        <translation>
+            <numerusform>Token mit %n Dezimalstelle</numerusform>
+            <numerusform>Token mit %n Dezimalstellen</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>token %1 with %n decimals</source>
+        <translation>
+            <numerusform>Token %1 mit %n Dezimalstelle</numerusform>
+            <numerusform>Token %1 mit %n Dezimalstellen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>view-only: refunds will be manual payouts</source>
+        <translation>nur Ansicht: Erstattungen werden manuelle Auszahlungen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+31"/>
+        <source>connected: %1</source>
+        <translation>verbunden: %1</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>empty: Settledesk will create its tables</source>
+        <translation>leer: Settledesk legt seine Tabellen an</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>schema version %1: Settledesk will update it to %2</source>
+        <translation>Schema-Version %1: Settledesk aktualisiert sie auf %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>schema version %1 (current)</source>
+        <translation>Schema-Version %1 (aktuell)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>a new SQLite database will be created at %1</source>
+        <translation>eine neue SQLite-Datenbank wird unter %1 angelegt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>SQLite database %1, %2</source>
+        <translation>SQLite-Datenbank %1, %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>encrypted</source>
+        <translation>verschlüsselt</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>encrypted (%1)</source>
+        <translation>verschlüsselt (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>NOT encrypted: add ?sslmode=require unless the server is on this computer</source>
+        <translation>NICHT verschlüsselt: ?sslmode=require anfügen, außer der Server läuft auf diesem Computer</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>1 %1 = %2 %3 from %4, priced %5</source>
+        <translation>1 %1 = %2 %3 von %4, Kurs %5</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>connection refused on %1</source>
+        <translation>Verbindung abgelehnt auf %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>host not found: %1</source>
+        <translation>Host nicht gefunden: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no answer from %1 in time</source>
+        <translation>keine rechtzeitige Antwort von %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS certificate not trusted</source>
+        <translation>TLS-Zertifikat nicht vertrauenswürdig</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>TLS could not be set up with %1</source>
+        <translation>TLS mit %1 konnte nicht aufgebaut werden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the server offers no TLS, but the connection requires it</source>
+        <translation>der Server bietet kein TLS an, die Verbindung verlangt es aber</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>wrong password (digest authentication refused)</source>
+        <translation>falsches Passwort (Digest-Anmeldung abgelehnt)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>wrong user or password (%1 refused the login)</source>
+        <translation>falscher Benutzer oder falsches Passwort (%1 hat die Anmeldung abgelehnt)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 wants a login: enter the RPC user and password</source>
+        <translation>%1 verlangt eine Anmeldung: RPC-Benutzer und Passwort eingeben</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>this is a %1 wallet but the configuration says %2</source>
+        <translation>dies ist eine %1-Wallet, die Konfiguration sagt aber %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 answers, but it is not %2</source>
+        <translation>%1 antwortet, ist aber nicht %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>monero-wallet-rpc runs without a wallet open (start it with --wallet-file)</source>
+        <translation>monero-wallet-rpc läuft ohne geöffnete Wallet (mit --wallet-file starten)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 has no wallet loaded at this URL (load it, or name it: /wallet/NAME)</source>
+        <translation>%1 hat unter dieser URL keine Wallet geladen (laden oder benennen: /wallet/NAME)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the wallet has no account %1</source>
+        <translation>die Wallet hat kein Konto %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the database does not exist on the server (create it first)</source>
+        <translation>die Datenbank existiert auf dem Server nicht (zuerst anlegen)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>written by a newer Settledesk (schema version %1, this one knows %2): upgrade Settledesk</source>
+        <translation>von einem neueren Settledesk geschrieben (Schema-Version %1, dieses kennt %2): Settledesk aktualisieren</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>this is not a Settledesk database (it holds other data)</source>
+        <translation>dies ist keine Settledesk-Datenbank (sie enthält andere Daten)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>cannot write there</source>
+        <translation>dort kann nicht geschrieben werden</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the token contract is not a %1 token</source>
+        <translation>der Token-Vertrag ist kein %1-Token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no usable rate</source>
+        <translation>kein verwendbarer Kurs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 answered with an error</source>
+        <translation>%1 hat mit einem Fehler geantwortet</translation>
+    </message>
+</context>
+<context>
     <name>DisplayText</name>
     <message>
         <location filename="../ui/displaytext.cpp" line="+41"/>
@@ -259,7 +480,7 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+37"/>
+        <location filename="../app/main.cpp" line="+38"/>
         <source>Crypto invoice settlement dashboard</source>
         <translation>Übersicht für die Abrechnung von Krypto-Rechnungen</translation>
     </message>
@@ -617,6 +838,24 @@
         <location line="+14"/>
         <source>Key &quot;%1&quot; created. Copy it now: it is shown only this once.</source>
         <translation>Schlüssel „%1“ erstellt. Kopieren Sie ihn jetzt: Er wird nur dieses eine Mal gezeigt.</translation>
+    </message>
+</context>
+<context>
+    <name>sd::ui::ConnectionTestRow</name>
+    <message>
+        <location filename="../ui/connectiontestrow.cpp" line="+17"/>
+        <source>&amp;Test</source>
+        <translation>&amp;Testen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Connect with the values in this form (nothing is saved)</source>
+        <translation>Mit den Werten dieses Formulars verbinden (nichts wird gespeichert)</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>Testing…</source>
+        <translation>Teste…</translation>
     </message>
 </context>
 <context>
@@ -1380,7 +1619,17 @@ Ausgang %2</translation>
         <translation>&amp;Einstellungen …</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
+        <source>Setup &amp;assistant…</source>
+        <translation>Einrichtungs&amp;assistent…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Set up the database, wallets and rates step by step, with a test for each</source>
+        <translation>Datenbank, Wallets und Kurse Schritt für Schritt einrichten, jeweils mit Test</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Find invoice</source>
         <translation>Rechnung &amp;suchen</translation>
     </message>
@@ -1410,7 +1659,7 @@ Ausgang %2</translation>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
@@ -1475,7 +1724,7 @@ Ausgang %2</translation>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+52"/>
         <source>Sent again as delivery %1.</source>
         <translation>Erneut gesendet als Zustellung %1.</translation>
     </message>
@@ -2418,9 +2667,27 @@ Ausgang %2</translation>
     </message>
 </context>
 <context>
+    <name>sd::ui::SecretBatch</name>
+    <message>
+        <location filename="../ui/secretwriter.cpp" line="+28"/>
+        <source>Nothing was saved. Set up a keychain (Secret Service or KWallet), or leave the password empty and name an environment variable that holds it.</source>
+        <translation>Es wurde nichts gespeichert. Richten Sie einen Schlüsselbund ein (Secret Service oder KWallet) oder lassen Sie das Passwort leer und nennen Sie eine Umgebungsvariable, die es enthält.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The database password could not be stored in the system keychain: %1</source>
+        <translation>Das Datenbank-Passwort konnte nicht im Schlüsselbund des Systems gespeichert werden: %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The %1 wallet password could not be stored in the system keychain: %2</source>
+        <translation>Das Passwort der %1-Wallet konnte nicht im Schlüsselbund des Systems gespeichert werden: %2</translation>
+    </message>
+</context>
+<context>
     <name>sd::ui::SecretWriter</name>
     <message>
-        <location filename="../ui/secretwriter.cpp" line="+16"/>
+        <location line="-26"/>
         <source>the keychain refused (error %1)</source>
         <translation>der Schlüsselbund hat abgelehnt (Fehler %1)</translation>
     </message>
@@ -2428,7 +2695,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SettingsDialog</name>
     <message>
-        <location filename="../ui/settingsdialog.cpp" line="+64"/>
+        <location filename="../ui/settingsdialog.cpp" line="+66"/>
         <source>Settings</source>
         <translation>Einstellungen</translation>
     </message>
@@ -2458,17 +2725,7 @@ Ausgang %2</translation>
         <translation>Schlüssel, mit denen ein Shop die Händler-API nutzt</translation>
     </message>
     <message>
-        <location line="+21"/>
-        <source>The database password could not be stored in the system keychain: %1</source>
-        <translation>Das Datenbank-Passwort konnte nicht im Schlüsselbund des Systems gespeichert werden: %1</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>The %1 wallet password could not be stored in the system keychain: %2</source>
-        <translation>Das Passwort der %1-Wallet konnte nicht im Schlüsselbund des Systems gespeichert werden: %2</translation>
-    </message>
-    <message>
-        <location line="+13"/>
+        <location line="+24"/>
         <source>Fiat &amp;currency</source>
         <translation>Fiat-&amp;Währung</translation>
     </message>
@@ -2554,29 +2811,34 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+40"/>
+        <location line="+57"/>
         <source>unchanged</source>
         <translation>unverändert</translation>
     </message>
     <message>
-        <location line="-39"/>
-        <location line="+40"/>
+        <location line="-56"/>
+        <location line="+57"/>
         <source>Password (keychain)</source>
         <translation>Passwort (Schlüsselbund)</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-55"/>
         <source>optional, e.g. SETTLEDESK_DB_PASSWORD</source>
         <translation>optional, z. B. SETTLEDESK_DB_PASSWORD</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+40"/>
+        <location line="+57"/>
         <source>…or from environment variable</source>
         <translation>… oder aus Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="-36"/>
+        <location line="-53"/>
+        <source>Connect to the database, check its encryption and schema version (nothing is saved or created)</source>
+        <translation>Mit der Datenbank verbinden, Verschlüsselung und Schema-Version prüfen (nichts wird gespeichert oder angelegt)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Settings are saved in %1.</source>
         <translation>Die Einstellungen werden in %1 gespeichert.</translation>
     </message>
@@ -2586,12 +2848,22 @@ Ausgang %2</translation>
         <translation>%1 annehmen</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
         <source>Wallet RPC URL</source>
         <translation>Wallet-RPC-URL</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+8"/>
+        <source>The chain the wallet must be on; the test refuses a wallet of another network.</source>
+        <translation>Die Chain, auf der die Wallet sein muss; der Test lehnt eine Wallet eines anderen Netzwerks ab.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>User</source>
         <translation>Benutzer</translation>
     </message>
@@ -2601,7 +2873,7 @@ Ausgang %2</translation>
         <translation>optionale Umgebungsvariable</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Token contract</source>
         <translation>Token-Vertrag</translation>
     </message>
@@ -2663,12 +2935,12 @@ Ausgang %2</translation>
         <translation>Zeitlimit für Anfragen</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+105"/>
         <source>General: the fiat currency must be a three-letter code such as USD or EUR.</source>
         <translation>Allgemein: Die Fiat-Währung muss ein Code aus drei Buchstaben wie USD oder EUR sein.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>Database: the PostgreSQL URL must look like postgres://user@host:5432/database.</source>
         <translation>Datenbank: Die PostgreSQL-URL muss die Form postgres://benutzer@host:5432/datenbank haben.</translation>
     </message>
@@ -2683,7 +2955,7 @@ Ausgang %2</translation>
         <translation>Datenbank: Wählen Sie die SQLite-Datei.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+11"/>
         <source>%1: the dust tolerance must be a plain decimal number such as 0.05.</source>
         <translation>%1: Die Kleinstbetrags-Toleranz muss eine einfache Dezimalzahl wie 0.05 sein.</translation>
     </message>
@@ -2698,7 +2970,7 @@ Ausgang %2</translation>
         <translation>%1: Die Wallet-RPC-URL muss eine http://- oder https://-Adresse wie %2 sein.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>%1: do not put the password in the URL; type it into the password field.</source>
         <translation>%1: Schreiben Sie das Passwort nicht in die URL, sondern in das Passwortfeld.</translation>
     </message>
@@ -2713,17 +2985,258 @@ Ausgang %2</translation>
         <translation>%1: Bei einem Abfrageintervall unter einer Sekunde muss das Zeitlimit für Anfragen unter zehn Abfrageintervallen bleiben.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+58"/>
         <source>Storing passwords in the system keychain…</source>
         <translation>Passwörter werden im Schlüsselbund des Systems gespeichert …</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>Nothing was saved. Set up a keychain (Secret Service or KWallet), or leave the password empty and name an environment variable that holds it.</source>
-        <translation>Es wurde nichts gespeichert. Richten Sie einen Schlüsselbund ein (Secret Service oder KWallet) oder lassen Sie das Passwort leer und nennen Sie eine Umgebungsvariable, die es enthält.</translation>
+        <location line="+17"/>
+        <source>The settings could not be saved: %1</source>
+        <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>sd::ui::SetupWizard</name>
+    <message>
+        <location filename="../ui/setupwizard.cpp" line="+63"/>
+        <source>Settledesk setup</source>
+        <translation>Settledesk einrichten</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Where Settledesk keeps its records</source>
+        <translation>Wo Settledesk seine Daten ablegt</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invoices, payments and the refund queue live in one database. One desk: a file on this computer. Several desks or a server: PostgreSQL.</source>
+        <translation>Rechnungen, Zahlungen und die Erstattungswarteschlange liegen in einer Datenbank. Ein Arbeitsplatz: eine Datei auf diesem Computer. Mehrere Arbeitsplätze oder ein Server: PostgreSQL.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;SQLite file on this computer (recommended for one desk)</source>
+        <translation>&amp;SQLite-Datei auf diesem Computer (empfohlen für einen Arbeitsplatz)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;PostgreSQL server (shared)</source>
+        <translation>&amp;PostgreSQL-Server (gemeinsam)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+98"/>
+        <source>stored in the system keychain</source>
+        <translation>wird im Schlüsselbund des Systems gespeichert</translation>
+    </message>
+    <message>
+        <location line="-97"/>
+        <location line="+109"/>
+        <source>Password</source>
+        <translation>Passwort</translation>
+    </message>
+    <message>
+        <location line="-99"/>
+        <source>Connect to the database, check its encryption and schema version (nothing is saved or created)</source>
+        <translation>Mit der Datenbank verbinden, Verschlüsselung und Schema-Version prüfen (nichts wird gespeichert oder angelegt)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>What you accept</source>
+        <translation>Was Sie annehmen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each currency needs a wallet of your own that Settledesk watches; the next pages ask for it.</source>
+        <translation>Jede Währung braucht eine eigene Wallet, die Settledesk beobachtet; die nächsten Seiten fragen danach.</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Monero: your wallet RPC</source>
+        <translation>Monero: Ihr Wallet-RPC</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>monero-wallet-rpc with your shop&apos;s wallet open (--wallet-file) and a login (--rpc-login user:password). A view-only wallet works; refunds are then paid by hand.</source>
+        <translation>monero-wallet-rpc mit geöffneter Wallet Ihres Geschäfts (--wallet-file) und einer Anmeldung (--rpc-login benutzer:passwort). Eine Nur-Ansicht-Wallet genügt; Erstattungen werden dann von Hand gezahlt.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+5"/>
+        <source>Wallet RPC URL</source>
+        <translation>Wallet-RPC-URL</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>Bitcoin: Bitcoin Core</source>
+        <translation>Bitcoin: Bitcoin Core</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bitcoin Core&apos;s RPC with your shop&apos;s wallet: /wallet/NAME at the end of the URL. The login is its cookie file, or rpcuser and rpcpassword.</source>
+        <translation>Das RPC von Bitcoin Core mit der Wallet Ihres Geschäfts: /wallet/NAME am Ende der URL. Angemeldet wird mit der Cookie-Datei oder mit rpcuser und rpcpassword.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>USDT: an Ethereum node</source>
+        <translation>USDT: ein Ethereum-Knoten</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>An Ethereum node&apos;s JSON-RPC and the token contract. Receive addresses come from a pool you import after this assistant (settledesk address import FILE).</source>
+        <translation>Das JSON-RPC eines Ethereum-Knotens und der Token-Vertrag. Empfangsadressen kommen aus einem Vorrat, den Sie nach diesem Assistenten importieren (settledesk address import DATEI).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Node URL</source>
+        <translation>Knoten-URL</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Network</source>
+        <translation>Netzwerk</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Bitcoin Core writes .cookie into its data directory when it starts; used when no user is given.</source>
+        <translation>Bitcoin Core schreibt beim Start .cookie in sein Datenverzeichnis; verwendet, wenn kein Benutzer angegeben ist.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cookie file</source>
+        <translation>Cookie-Datei</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>…or user</source>
+        <translation>…oder Benutzer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>User</source>
+        <translation>Benutzer</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Account index</source>
+        <translation>Kontoindex</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Token contract</source>
+        <translation>Token-Vertrag</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>You and your currency</source>
+        <translation>Sie und Ihre Währung</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Invoices are priced in your fiat currency; your name goes into the audit log of refund decisions.</source>
+        <translation>Rechnungen werden in Ihrer Fiat-Währung ausgepreist; Ihr Name steht im Prüfprotokoll der Erstattungsentscheidungen.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;Operator name</source>
+        <translation>Name des &amp;Bedieners</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Fiat &amp;currency</source>
+        <translation>Fiat-&amp;Währung</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Exchange rates</source>
+        <translation>Wechselkurse</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A new invoice is converted at the rate of this source; an outdated rate is refused, never used.</source>
+        <translation>Eine neue Rechnung wird zum Kurs dieser Quelle umgerechnet; ein veralteter Kurs wird abgelehnt, nie verwendet.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Kraken (public prices)</source>
+        <translation>Kraken (öffentliche Kurse)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CoinGecko (public prices)</source>
+        <translation>CoinGecko (öffentliche Kurse)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fixed rates I enter</source>
+        <translation>Feste Kurse, die ich eingebe</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Source</source>
+        <translation>&amp;Quelle</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>empty: the source&apos;s public address</source>
+        <translation>leer: die öffentliche Adresse der Quelle</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Address</source>
+        <translation>Adresse</translation>
     </message>
     <message>
         <location line="+9"/>
+        <source>price of 1 %1 in your currency, e.g. 150.00</source>
+        <translation>Preis von 1 %1 in Ihrer Währung, z. B. 150.00</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>1 %1 =</source>
+        <translation>1 %1 =</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Fetch one rate now and show it with its age</source>
+        <translation>Jetzt einen Kurs abrufen und mit seinem Alter zeigen</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Finish stores the passwords in the system keychain and the rest in %1.</source>
+        <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>Choose at least one currency to accept.</source>
+        <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Bitcoin: choose Bitcoin Core&apos;s cookie file, or enter its RPC user and password.</source>
+        <translation>Bitcoin: wählen Sie die Cookie-Datei von Bitcoin Core oder geben Sie RPC-Benutzer und Passwort ein.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Enter the name the audit log records for your refund decisions.</source>
+        <translation>Geben Sie den Namen ein, den das Prüfprotokoll für Ihre Erstattungsentscheidungen festhält.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Enter the price of 1 %1 in %2 as a positive number such as 150.00.</source>
+        <translation>Geben Sie den Preis von 1 %1 in %2 als positive Zahl ein, etwa 150.00.</translation>
+    </message>
+    <message>
+        <location line="+57"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
     </message>

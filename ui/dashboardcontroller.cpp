@@ -1,12 +1,15 @@
 #include "dashboardcontroller.h"
 
+#include "connectiontestrow.h"
 #include "mainwindow.h"
 #include "merchantapiservice.h"
 #include "refundflow.h"
 #include "refundspage.h"
 #include "statsservice.h"
+#include "setupwizard.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -51,6 +54,7 @@ void DashboardController::start()
     m_thread->setObjectName(QStringLiteral("settledesk-engine"));
     auto *engine = new Engine(m_config, m_clock);
     engine->setBackendFactory(m_factory);
+    engine->setBackendCheck(m_check);
     engine->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, engine, &QObject::deleteLater);
     m_engine = engine;
@@ -63,7 +67,8 @@ void DashboardController::start()
                   << connect(w, &MainWindow::invoiceRequested, engine, &Engine::loadInvoice, q)
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
                   << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
-                  << connect(w, &MainWindow::rateRequested, engine, &Engine::fetchRate, q);
+                  << connect(w, &MainWindow::rateRequested, engine, &Engine::fetchRate, q)
+                  << connect(w, &MainWindow::connectionCheckRequested, engine, &Engine::checkConnection, q);
     // Engine -> window: value snapshots, handled in the GUI thread.
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
@@ -83,7 +88,8 @@ void DashboardController::start()
                   << connect(engine, &Engine::backendStatusChanged, w, &MainWindow::handleBackendStatus, q)
                   << connect(engine, &Engine::databaseStatusChanged, w, &MainWindow::handleDatabaseStatus, q)
                   << connect(engine, &Engine::rateFetched, w, &MainWindow::handleRateFetched, q)
-                  << connect(engine, &Engine::rateFetchFailed, w, &MainWindow::handleRateFetchFailed, q);
+                  << connect(engine, &Engine::rateFetchFailed, w, &MainWindow::handleRateFetchFailed, q)
+                  << connect(engine, &Engine::connectionChecked, w, &MainWindow::handleConnectionChecked, q);
     m_connections << connect(engine, &Engine::started, this, [this] {
         if (m_window)
             m_window->startLoading();
@@ -228,11 +234,43 @@ void DashboardController::applyConfig(const Config &config)
     start();
 }
 
-int runDashboard(QApplication &app, const Config &config, BackendFactory factory)
+std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck check, const QStringList &cookieFiles,
+                                             const std::function<void(SetupWizard &)> &prepare)
+{
+    QThread thread;
+    thread.setObjectName(QStringLiteral("settledesk-setup-tests"));
+    auto *engine = new Engine(config);
+    engine->setBackendCheck(std::move(check));
+    engine->moveToThread(&thread);
+    QObject::connect(&thread, &QThread::finished, engine, &QObject::deleteLater);
+    thread.start();
+    SetupWizard wizard(config);
+    wizard.setSaver([](const Config &c) { return c.save(); });
+    wizard.setCookieFiles(cookieFiles);
+    QObject::connect(&wizard, &SetupWizard::connectionCheckRequested, engine, &Engine::checkConnection, Qt::QueuedConnection);
+    QObject::connect(engine, &Engine::connectionChecked, &wizard, &ConnectionTestRow::deliver, Qt::QueuedConnection);
+    std::optional<Config> saved;
+    QObject::connect(&wizard, &SetupWizard::saved, &wizard, [&saved](const Config &c) { saved = c; });
+    if (prepare)
+        prepare(wizard);
+    wizard.exec();
+    thread.quit();
+    thread.wait();
+    return saved;
+}
+
+int runDashboard(QApplication &app, const Config &initial, BackendFactory factory, BackendCheck check,
+                 std::function<QStringList()> cookieFinder)
 {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/settledesk.svg")));
+    Config config = initial;
+    if (!QFileInfo::exists(config.path.isEmpty() ? Config::defaultPath() : config.path))
+        if (auto saved = runFirstStartAssistant(config, check, cookieFinder ? cookieFinder() : QStringList()))
+            config = *saved;
     MainWindow window(config);
+    window.setCookieFinder(std::move(cookieFinder));
     DashboardController controller(&window, config, std::move(factory));
+    controller.setBackendCheck(std::move(check));
     controller.start();
     window.show();
     const int code = app.exec();

@@ -11,7 +11,9 @@
 #include <QPointer>
 #include <QThread>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 class QApplication;
 
@@ -19,6 +21,7 @@ namespace sd::ui {
 
 class MainWindow;
 class RefundFlow;
+class SetupWizard;
 
 class DashboardController : public QObject
 {
@@ -27,6 +30,8 @@ public:
     // clock: not owned; the system clock when null. The factory makes wallet backends in the engine thread.
     DashboardController(MainWindow *window, const Config &config, BackendFactory factory, Clock *clock = nullptr,
                         QObject *parent = nullptr);
+    // How the engine tests a wallet for the settings dialog's *Test* (app: makeBackendCheck). Before start().
+    void setBackendCheck(BackendCheck check) { m_check = std::move(check); }
     ~DashboardController() override;
 
     // Starts the engine thread; the window starts loading once the engine reports it started.
@@ -49,6 +54,7 @@ private:
     QPointer<MainWindow> m_window;
     Config m_config;
     BackendFactory m_factory;
+    BackendCheck m_check;
     Clock *m_clock;
     QThread *m_thread = nullptr;
     QPointer<Engine> m_engine;
@@ -63,6 +69,13 @@ private:
 
 // The dashboard as the `settledesk` executable runs it: the window, the engine thread, the event loop.
 // Returns the application's exit code. Translations are the caller's (see Translations::install).
-int runDashboard(QApplication &app, const Config &config, BackendFactory factory);
+// On a first start (no configuration file yet) the setup assistant comes first, its tests run by an engine
+// that opens nothing; cancelled, the dashboard starts on the defaults as before.
+int runDashboard(QApplication &app, const Config &config, BackendFactory factory, BackendCheck check = {},
+                 std::function<QStringList()> cookieFinder = {});
+// The setup assistant on its own, before any engine runs: its tests go to an engine in a thread of its own
+// that is never started (Engine::checkConnection). Answers the saved configuration, or none when cancelled.
+std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck check, const QStringList &cookieFiles,
+                                             const std::function<void(SetupWizard &)> &prepare = {});
 
 } // namespace sd::ui

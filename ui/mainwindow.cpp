@@ -1,4 +1,6 @@
 #include "mainwindow.h"
+#include "connectiontestrow.h"
+#include "setupwizard.h"
 #include "uiresources.h"
 
 #include "countdownticker.h"
@@ -226,6 +228,10 @@ void MainWindow::buildActions()
     settings->setShortcut(QKeySequence(QStringLiteral("Ctrl+,")));
     settings->setMenuRole(QAction::PreferencesRole);
     connect(settings, &QAction::triggered, this, &MainWindow::openSettings);
+    auto *assistant = new QAction(tr("Setup &assistant…"), this);
+    assistant->setObjectName(QStringLiteral("actionSetupAssistant"));
+    assistant->setToolTip(tr("Set up the database, wallets and rates step by step, with a test for each"));
+    connect(assistant, &QAction::triggered, this, &MainWindow::openSetupAssistant);
 
     auto *find = new QAction(QIcon(QStringLiteral(":/icons/search.svg")), tr("&Find invoice"), this);
     find->setShortcut(QKeySequence::Find);
@@ -262,6 +268,7 @@ void MainWindow::buildActions()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(newInvoice);
     file->addAction(settings);
+    file->addAction(assistant);
 #ifdef SETTLEDESK_REPORT_EXPORT
     file->addAction(exportReport);
 #endif
@@ -472,16 +479,50 @@ CustomerDisplay *MainWindow::showToCustomer(qint64 invoiceId)
 
 void MainWindow::openSettings()
 {
+    if (m_settings) {
+        m_settings->raise();
+        m_settings->activateWindow();
+        return;
+    }
     auto *dialog = new SettingsDialog(m_config, this);
+    m_settings = dialog;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setSaver(m_saver);
+    connect(dialog, &SettingsDialog::connectionCheckRequested, this, &MainWindow::connectionCheckRequested);
     connect(dialog, &SettingsDialog::apiKeysRequested, this, &MainWindow::openApiKeys);
-    connect(dialog, &SettingsDialog::saved, this, [this](const Config &c) {
-        applyConfig(c);
-        statusBar()->showMessage(tr("Settings saved"), 3000);
-        Q_EMIT configChanged(c);
-    });
+    connect(dialog, &SettingsDialog::saved, this, &MainWindow::adoptSavedConfig);
     dialog->open();
+}
+
+void MainWindow::adoptSavedConfig(const Config &c)
+{
+    applyConfig(c);
+    statusBar()->showMessage(tr("Settings saved"), 3000);
+    Q_EMIT configChanged(c);
+}
+
+SetupWizard *MainWindow::openSetupAssistant()
+{
+    if (m_assistant) {
+        m_assistant->raise();
+        m_assistant->activateWindow();
+        return m_assistant;
+    }
+    auto *wizard = new SetupWizard(m_config, this);
+    m_assistant = wizard;
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->setSaver(m_saver);
+    if (m_cookieFinder)
+        wizard->setCookieFiles(m_cookieFinder());
+    connect(wizard, &SetupWizard::connectionCheckRequested, this, &MainWindow::connectionCheckRequested);
+    connect(wizard, &SetupWizard::saved, this, &MainWindow::adoptSavedConfig);
+    wizard->open();
+    return wizard;
+}
+
+void MainWindow::handleConnectionChecked(quint64 requestId, const ConnectionCheckResult &result)
+{
+    ConnectionTestRow::deliver(requestId, result); // the settings dialog's or the setup assistant's row
 }
 
 void MainWindow::openApiKeys()

@@ -42,6 +42,7 @@ class RefundTableModel;
 class RefundsPage;
 class WebhooksPage;
 class ApiKeysDialog;
+class SetupWizard;
 
 class MainWindow : public QMainWindow
 {
@@ -73,6 +74,9 @@ public:
     OverviewWidget *overview() const { return m_overview; }
     WebhooksPage *webhooksPage() const { return m_webhooksPage; }
     ApiKeysDialog *apiKeysDialog() const { return m_apiKeys; }
+    SettingsDialog *settingsDialog() const { return m_settings; }
+    // Where the setup assistant finds Bitcoin Core's cookie files (app: BitcoinBackend::findCookieFiles).
+    void setCookieFinder(std::function<QStringList()> finder) { m_cookieFinder = std::move(finder); }
     QTabWidget *tabs() const { return m_tabs; }
     CountdownTicker *ticker() const { return m_ticker; }
     Notifier *notifier() const { return m_notifier; }
@@ -91,6 +95,7 @@ public Q_SLOTS:
     CustomerDisplay *showToCustomer(qint64 invoiceId);
     CustomerDisplay *customerDisplay() const;
     void openSettings();
+    SetupWizard *openSetupAssistant();
     void showPage(int page);
 
     // ---- what the engine says ----
@@ -117,6 +122,8 @@ public Q_SLOTS:
     void handleRateFetchFailed(quint64 requestId, const QString &error);
     void handleStats(quint64 requestId, const sd::InvoiceStats &stats);
     void handleStatsFailed(quint64 requestId, const QString &error); // the overview's, or a count's
+    // A connection test's answer, for the settings dialog that asked.
+    void handleConnectionChecked(quint64 requestId, const sd::ConnectionCheckResult &result);
     // The merchant API (MerchantApiService's answers).
     void handleWebhooks(const QList<sd::WebhookRecord> &webhooks, const QList<sd::DeliveryRecord> &recent);
     void handleRedelivered(const QString &deliveryId);
@@ -135,6 +142,7 @@ Q_SIGNALS:
     void refundsRequested(quint64 requestId);
     void pollRequested();
     void rateRequested(quint64 requestId, const QString &asset, const QString &fiat);
+    void connectionCheckRequested(quint64 requestId, const sd::ConnectionCheckRequest &request);
     void webhooksRequested();
     void redeliverRequested(const QString &webhookId, const QString &deliveryId);
     void apiKeysRequested();
@@ -153,6 +161,7 @@ private:
     void saveLayout() const;
     void requestDetail(qint64 invoiceId);
     void showAlert(const QString &message);
+    void adoptSavedConfig(const Config &config); // the settings dialog or the assistant saved it
     void scheduleOverview();
     void updateRefundTab();
     void updateTitle();
@@ -176,6 +185,9 @@ private:
     QTimer *m_webhooksTimer;
     QPointer<ApiKeysDialog> m_apiKeys;
     QPointer<NewInvoiceDialog> m_newInvoice;
+    QPointer<SettingsDialog> m_settings;
+    QPointer<SetupWizard> m_assistant;
+    std::function<QStringList()> m_cookieFinder;
     QPointer<CustomerDisplay> m_display;
     QWidget *m_alertBar;
     QLabel *m_alertLabel;

@@ -3,8 +3,11 @@
 // the error and the password is not stored at all.
 #pragma once
 
+#include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QString>
+#include <QStringList>
 
 namespace sd::ui {
 
@@ -22,6 +25,32 @@ public:
 
 Q_SIGNALS:
     void finished(const QString &key, const QString &error);
+};
+
+// Several secrets written through one SecretWriter, answered once: done() with the errors in words (empty
+// when every one is stored). The settings dialog and the setup assistant save nothing else until then.
+class SecretBatch : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SecretBatch(QObject *parent = nullptr);
+
+    // Replaces the writer (tests); the batch's owner keeps it alive.
+    void setWriter(SecretWriter *writer);
+    SecretWriter *writer() const { return m_writer; }
+    bool isRunning() const { return !m_pending.isEmpty(); }
+    // Starts writing every key -> secret; done() follows from the event loop (at once when `secrets` is empty).
+    void write(const QHash<QString, QString> &secrets);
+    // What to say after a refusal: nothing was saved, and what to do.
+    static QString nothingSaved();
+
+Q_SIGNALS:
+    void done(const QStringList &errors);
+
+private:
+    QPointer<SecretWriter> m_writer;
+    QHash<QString, QString> m_pending;
+    QStringList m_errors;
 };
 
 } // namespace sd::ui

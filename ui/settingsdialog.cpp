@@ -2,6 +2,7 @@
 #include "uiresources.h"
 
 #include "asset.h"
+#include "connectiontestrow.h"
 #include "decimal.h"
 #include "displaytext.h"
 #include "secretwriter.h"
@@ -58,8 +59,9 @@ bool isPostgresUrl(const QString &url)
 } // namespace
 
 SettingsDialog::SettingsDialog(const Config &config, QWidget *parent)
-    : QDialog(parent), m_original(config), m_secrets(new SecretWriter(this))
+    : QDialog(parent), m_original(config), m_secrets(new SecretWriter(this)), m_batch(new SecretBatch(this))
 {
+    connect(m_batch, &SecretBatch::done, this, &SettingsDialog::finishSecrets);
     UiResources::ensure();
     setWindowTitle(tr("Settings"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
@@ -113,19 +115,7 @@ void SettingsDialog::setSecretWriter(SecretWriter *writer)
         m_secrets->deleteLater();
     m_secrets = writer;
     writer->setParent(this);
-    connect(writer, &SecretWriter::finished, this, [this](const QString &key, const QString &error) {
-        if (!m_pendingSecrets.contains(key))
-            return;
-        m_pendingSecrets.remove(key);
-        if (!error.isEmpty())
-            m_secretErrors.push_back(key == SecretWriter::databaseKey()
-                                         ? tr("The database password could not be stored in the system keychain: %1")
-                                               .arg(error)
-                                         : tr("The %1 wallet password could not be stored in the system keychain: %2")
-                                               .arg(key.section(QLatin1Char('/'), 1).toUpper(), error));
-        if (m_pendingSecrets.isEmpty())
-            finishSecrets();
-    });
+    m_batch->setWriter(writer);
 }
 
 QWidget *SettingsDialog::buildGeneral()
@@ -209,6 +199,15 @@ QWidget *SettingsDialog::buildDatabase()
     pgForm->addRow(tr("…or from environment variable"), m_dbPasswordEnv);
     m_dbStack->addWidget(postgres);
     form->addRow(m_dbStack);
+    m_dbTest = new ConnectionTestRow(QStringLiteral("databaseTest"), page);
+    m_dbTest->button()->setToolTip(tr("Connect to the database, check its encryption and schema version (nothing is saved or created)"));
+    form->addRow(m_dbTest);
+    connect(m_dbTest, &ConnectionTestRow::testRequested, this, [this] { sendCheck(m_dbTest, databaseCheckRequest()); });
+    for (QLineEdit *e : {m_sqlitePath, m_pgUrl, m_dbPassword})
+        connect(e, &QLineEdit::textEdited, m_dbTest, [this] {
+            if (!m_dbTest->isRunning())
+                m_dbTest->clear();
+        });
     // Where these settings go (the passwords excepted: they go to the keychain).
     auto *savedIn = new QLabel(tr("Settings are saved in %1.")
                                    .arg(m_original.path.isEmpty() ? Config::defaultPath() : m_original.path), page);
@@ -234,10 +233,18 @@ QWidget *SettingsDialog::buildAsset(const AssetConfig &c)
     p.enabled->setChecked(c.enabled);
     form->addRow(p.enabled);
     p.url = line(key + QStringLiteral("Url"), c.walletRpcUrl, page);
-    p.url->setPlaceholderText(c.asset == QLatin1String("XMR")   ? QStringLiteral("http://127.0.0.1:18083/json_rpc")
-                              : c.asset == QLatin1String("BTC") ? QStringLiteral("http://127.0.0.1:8332/wallet/shop")
-                                                                : QStringLiteral("http://127.0.0.1:8545"));
+    p.url->setPlaceholderText(urlExample(c.asset));
     form->addRow(tr("Wallet RPC URL"), p.url);
+    p.network = nullptr;
+    if (const QStringList networks = AssetConfig::networks(c.asset); !networks.isEmpty()) {
+        p.network = new QComboBox(page);
+        p.network->setObjectName(key + QStringLiteral("Network"));
+        for (const QString &n : networks)
+            p.network->addItem(n, n);
+        p.network->setCurrentIndex(std::max(0, int(networks.indexOf(c.network))));
+        p.network->setToolTip(tr("The chain the wallet must be on; the test refuses a wallet of another network."));
+        form->addRow(tr("Network"), p.network);
+    }
     p.user = line(key + QStringLiteral("User"), c.walletRpcUser, page);
     form->addRow(tr("User"), p.user);
     p.password = line(key + QStringLiteral("Password"), QString(), page);
@@ -247,6 +254,16 @@ QWidget *SettingsDialog::buildAsset(const AssetConfig &c)
     p.passwordEnv = line(key + QStringLiteral("PasswordEnv"), c.walletRpcPasswordEnv, page);
     p.passwordEnv->setPlaceholderText(tr("optional environment variable"));
     form->addRow(tr("…or from environment variable"), p.passwordEnv);
+    p.test = new ConnectionTestRow(key + QStringLiteral("Test"), page);
+    form->addRow(p.test);
+    const QString asset = c.asset;
+    ConnectionTestRow *test = p.test;
+    connect(p.test, &ConnectionTestRow::testRequested, this, [this, asset, test] { sendCheck(test, walletCheckRequest(asset)); });
+    for (QLineEdit *e : {p.url, p.user, p.password, p.passwordEnv})
+        connect(e, &QLineEdit::textEdited, test, [test] {
+            if (!test->isRunning())
+                test->clear();
+        });
     p.tokenContract = line(key + QStringLiteral("TokenContract"), c.extra1, page);
     p.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
     p.account = spin(0, 1'000'000, int(c.accountIndex), QString(), page);
@@ -321,51 +338,123 @@ Config SettingsDialog::config() const
         a->dustToleranceFiat = p.tolerance->text().trimmed();
         a->pollIntervalMs = p.pollInterval->value();
         a->requestTimeoutMs = p.timeout->value();
+        if (p.network)
+            a->network = p.network->currentData().toString();
         if (p.asset == QLatin1String("USDT"))
             a->extra1 = p.tokenContract->text().trimmed();
     }
     return c;
 }
 
-QStringList SettingsDialog::validate() const
+ConnectionCheckRequest SettingsDialog::databaseCheckRequest() const
+{
+    const Config c = config();
+    ConnectionCheckRequest r;
+    r.target = ConnectionCheckRequest::Database;
+    r.databaseUrl = c.databaseUrl;
+    r.passwordEnv = c.databasePasswordEnv;
+    if (m_dbKind->currentIndex() == PostgresDb && !m_dbPassword->text().isEmpty())
+        r.password = m_dbPassword->text();
+    return r;
+}
+
+ConnectionCheckRequest SettingsDialog::walletCheckRequest(const QString &asset) const
+{
+    ConnectionCheckRequest r;
+    r.target = ConnectionCheckRequest::Wallet;
+    const Config c = config();
+    if (const AssetConfig *a = c.asset(asset))
+        r.wallet = *a;
+    for (const AssetPage &p : m_assets)
+        if (p.asset == asset && !p.password->text().isEmpty())
+            r.password = p.password->text();
+    r.passwordEnv = r.wallet.walletRpcPasswordEnv;
+    return r;
+}
+
+ConnectionTestRow *SettingsDialog::testRow(const QString &objectName) const
+{
+    for (ConnectionTestRow *row : findChildren<ConnectionTestRow *>())
+        if (row->button()->objectName() == objectName)
+            return row;
+    return nullptr;
+}
+
+void SettingsDialog::sendCheck(ConnectionTestRow *row, const ConnectionCheckRequest &request)
+{
+    Q_EMIT connectionCheckRequested(row->begin(), request);
+}
+
+void SettingsDialog::handleConnectionChecked(quint64 requestId, const ConnectionCheckResult &result)
+{
+    ConnectionTestRow::deliver(requestId, result);
+}
+
+QString SettingsDialog::urlExample(const QString &asset)
+{
+    return asset == QLatin1String("XMR")   ? QStringLiteral("http://127.0.0.1:18083/json_rpc")
+           : asset == QLatin1String("BTC") ? QStringLiteral("http://127.0.0.1:8332/wallet/shop")
+                                           : QStringLiteral("http://127.0.0.1:8545");
+}
+
+QStringList SettingsDialog::generalProblems(const QString &fiatCurrency)
+{
+    static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
+    if (!currencyCode.match(fiatCurrency.trimmed().toUpper()).hasMatch())
+        return {tr("General: the fiat currency must be a three-letter code such as USD or EUR.")};
+    return {};
+}
+
+QStringList SettingsDialog::databaseProblems(bool postgres, const QString &urlOrPath)
 {
     QStringList errors;
-    static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
-    if (!currencyCode.match(m_currency->text().trimmed().toUpper()).hasMatch())
-        errors << tr("General: the fiat currency must be a three-letter code such as USD or EUR.");
-    if (m_dbKind->currentIndex() == PostgresDb) {
-        const QString text = m_pgUrl->text().trimmed();
+    const QString text = urlOrPath.trimmed();
+    if (postgres) {
         const QUrl url(text, QUrl::StrictMode);
         if (!isPostgresUrl(text) || !url.isValid() || url.host().isEmpty() || url.path().size() < 2)
             errors << tr("Database: the PostgreSQL URL must look like postgres://user@host:5432/database.");
         else if (!url.password().isEmpty())
             errors << tr("Database: do not put the password in the URL; type it into the password field (it is "
                          "stored in the system keychain).");
-    } else if (m_sqlitePath->text().trimmed().isEmpty()) {
+    } else if (text.isEmpty()) {
         errors << tr("Database: choose the SQLite file.");
     }
+    return errors;
+}
+
+QStringList SettingsDialog::walletProblems(const AssetConfig &a)
+{
+    QStringList errors;
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-fA-F]{40}$"));
-    for (const AssetPage &p : m_assets) {
-        const QString who = DisplayText::assetName(p.asset);
-        if (!Decimal::parse(p.tolerance->text().trimmed().toStdString()))
-            errors << tr("%1: the dust tolerance must be a plain decimal number such as 0.05.").arg(who);
-        if (!p.enabled->isChecked())
-            continue;
-        const QUrl url(p.url->text().trimmed(), QUrl::StrictMode);
-        if (p.url->text().trimmed().isEmpty())
-            errors << tr("%1: enter the wallet RPC URL, or untick \"Accept %1\".").arg(who);
-        else if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
-                 url.host().isEmpty())
-            errors << tr("%1: the wallet RPC URL must be an http:// or https:// address such as %2.")
-                          .arg(who, p.url->placeholderText());
-        else if (!url.password().isEmpty())
-            errors << tr("%1: do not put the password in the URL; type it into the password field.").arg(who);
-        if (p.asset == QLatin1String("USDT") && !contract.match(p.tokenContract->text().trimmed()).hasMatch())
-            errors << tr("%1: the token contract must be an address of the form 0x followed by 40 hex digits.").arg(who);
-        if (p.timeout->value() > p.pollInterval->value() * 10 && p.pollInterval->value() < 1000)
-            errors << tr("%1: with a poll interval under a second, keep the request timeout under ten poll intervals.")
-                          .arg(who);
-    }
+    const QString who = DisplayText::assetName(a.asset);
+    if (!Decimal::parse(a.dustToleranceFiat.trimmed().toStdString()))
+        errors << tr("%1: the dust tolerance must be a plain decimal number such as 0.05.").arg(who);
+    if (!a.enabled)
+        return errors;
+    const QUrl url(a.walletRpcUrl.trimmed(), QUrl::StrictMode);
+    if (a.walletRpcUrl.trimmed().isEmpty())
+        errors << tr("%1: enter the wallet RPC URL, or untick \"Accept %1\".").arg(who);
+    else if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
+             url.host().isEmpty())
+        errors << tr("%1: the wallet RPC URL must be an http:// or https:// address such as %2.").arg(who, urlExample(a.asset));
+    else if (!url.password().isEmpty())
+        errors << tr("%1: do not put the password in the URL; type it into the password field.").arg(who);
+    if (a.asset == QLatin1String("USDT") && !contract.match(a.extra1.trimmed()).hasMatch())
+        errors << tr("%1: the token contract must be an address of the form 0x followed by 40 hex digits.").arg(who);
+    if (a.requestTimeoutMs > a.pollIntervalMs * 10 && a.pollIntervalMs < 1000)
+        errors << tr("%1: with a poll interval under a second, keep the request timeout under ten poll intervals.").arg(who);
+    return errors;
+}
+
+QStringList SettingsDialog::validate() const
+{
+    QStringList errors = generalProblems(m_currency->text());
+    errors << databaseProblems(m_dbKind->currentIndex() == PostgresDb,
+                               m_dbKind->currentIndex() == PostgresDb ? m_pgUrl->text() : m_sqlitePath->text());
+    const Config c = config();
+    for (const AssetPage &p : m_assets)
+        if (const AssetConfig *a = c.asset(p.asset))
+            errors << walletProblems(*a);
     return errors;
 }
 
@@ -401,34 +490,28 @@ void SettingsDialog::setBusy(bool busy, const QString &message)
 
 void SettingsDialog::accept()
 {
-    if (!m_pendingSecrets.isEmpty())
+    if (m_batch->isRunning())
         return; // the keychain is still working
     showErrors();
     if (!m_errors->isHidden())
         return;
     const QHash<QString, QString> secrets = newSecrets();
     if (secrets.isEmpty()) {
-        finishSecrets();
+        finishSecrets({});
         return;
     }
-    m_secretErrors.clear();
-    m_pendingSecrets = secrets;
     setBusy(true, tr("Storing passwords in the system keychain…"));
-    for (auto it = secrets.begin(); it != secrets.end(); ++it)
-        m_secrets->write(it.key(), it.value());
+    m_batch->write(secrets);
 }
 
-void SettingsDialog::finishSecrets()
+void SettingsDialog::finishSecrets(const QStringList &secretErrors)
 {
     setBusy(false);
-    if (!m_secretErrors.isEmpty()) {
+    if (!secretErrors.isEmpty()) {
         // Nothing is saved: a configuration pointing at a wallet whose password went nowhere would fail later
         // and more confusingly. The typed values stay in the form.
-        m_errors->setText(m_secretErrors.join(QLatin1Char('\n')) + QLatin1Char('\n') +
-                          tr("Nothing was saved. Set up a keychain (Secret Service or KWallet), or leave the "
-                             "password empty and name an environment variable that holds it."));
+        m_errors->setText(secretErrors.join(QLatin1Char('\n')) + QLatin1Char('\n') + SecretBatch::nothingSaved());
         m_errors->show();
-        m_secretErrors.clear();
         return;
     }
     const Config c = config();

@@ -4,6 +4,7 @@
 
 #include "bitcoinwalletclient.h"
 #include "config.h"
+#include "connectioncheck.h"
 #include "walletbackend.h"
 
 class QNetworkAccessManager;
@@ -49,6 +50,17 @@ public:
     void listIncoming(quint64 requestId) override;
 
     BitcoinWalletClient *client() { return m_client; }
+
+    // The setup assistant's Test (bitcoincheck.cpp): getnetworkinfo on the node (is it Bitcoin Core, do the
+    // credentials work), getblockchaininfo (its chain against config.network), getwalletinfo on the wallet
+    // URL (loaded, balance, private keys or watch-only). Bitcoin Core only (bcoin has no such node calls).
+    static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                      QObject *context, ConnectionCheckDone done);
+    // Bitcoin Core's cookie files found where it writes them (~/.bitcoin and its network subfolders,
+    // /var/lib/bitcoind, the snap's folder), below `home` (default: the user's home), existing ones only.
+    static QStringList findCookieFiles(const QString &home = QString());
+    // The configured network's name for the chain getblockchaininfo reports ("main" -> "mainnet").
+    static QString networkOfChain(const QString &chain);
 
     // The snapshot for one poll: one observation per (txid, vout) mined above fromHeight or unconfirmed.
     // Conflicted (negative confirmations), abandoned and RBF-replaced transactions are left out, as are the

@@ -202,6 +202,24 @@ void failLater(QObject *context, const QString &message, std::function<void(RpcR
 
 } // namespace
 
+void BitcoinWalletClient::callWallet(const QString &method, const JsonValue &params,
+                                     std::function<void(RpcResult<JsonValue>)> done)
+{
+    JsonRpcClient *client = wallet();
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(method, params, std::move(done));
+}
+
+void BitcoinWalletClient::callNode(const QString &method, const JsonValue &params,
+                                   std::function<void(RpcResult<JsonValue>)> done)
+{
+    JsonRpcClient *client = node();
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(method, params, std::move(done));
+}
+
 void BitcoinWalletClient::getNewAddress(const QString &label, std::function<void(RpcResult<QString>)> done)
 {
     JsonRpcClient *client = wallet();

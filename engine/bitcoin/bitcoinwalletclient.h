@@ -77,6 +77,10 @@ public:
     // listtransactions "*" count skip: receives only
     void listTransactions(quint32 count, quint32 skip, std::function<void(RpcResult<QList<BitcoinReceive>>)> done);
 
+    // Any call on the wallet's / the node's endpoint (getwalletinfo, getblockchaininfo...), the raw result.
+    void callWallet(const QString &method, const JsonValue &params, std::function<void(RpcResult<JsonValue>)> done);
+    void callNode(const QString &method, const JsonValue &params, std::function<void(RpcResult<JsonValue>)> done);
+
     // Exact satoshis from a JSON number of BTC ("0.00000001", "1e-8", "20999999.99999999"); refuses negatives,
     // more than 8 decimals and amounts above 2^64-1 satoshis. Pure; public for tests.
     static std::expected<Atomic, QString> btcToSatoshis(const JsonValue &value);

@@ -58,6 +58,15 @@ QStringList RatesConfig::sources()
     return {QStringLiteral("kraken"), QStringLiteral("coingecko"), QStringLiteral("manual")};
 }
 
+QStringList AssetConfig::networks(const QString &asset)
+{
+    if (asset == QLatin1String("XMR")) // regtest: a private chain, with mainnet-format addresses
+        return {QStringLiteral("mainnet"), QStringLiteral("stagenet"), QStringLiteral("testnet"), QStringLiteral("regtest")};
+    if (asset == QLatin1String("BTC"))
+        return {QStringLiteral("mainnet"), QStringLiteral("testnet"), QStringLiteral("signet"), QStringLiteral("regtest")};
+    return {};
+}
+
 const AssetConfig *Config::asset(const QString &code) const
 {
     for (const AssetConfig &a : assets)
@@ -120,6 +129,7 @@ std::expected<Config, QString> Config::load(const QString &path)
     config.fiatCurrency = general(QStringLiteral("fiat_currency"), config.fiatCurrency).toString().trimmed().toUpper();
     config.operatorName = general(QStringLiteral("operator"), QString()).toString().trimmed();
     config.notifications = general(QStringLiteral("notifications"), true).toBool();
+    config.testNetwork = general(QStringLiteral("test_network"), QString()).toString().trimmed();
     if (config.operatorName.isEmpty())
         config.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
 
@@ -194,6 +204,12 @@ std::expected<Config, QString> Config::load(const QString &path)
         if (a.asset == QLatin1String("BTC"))
             a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
         a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
+        if (const QStringList networks = AssetConfig::networks(a.asset); !networks.isEmpty()) {
+            a.network = s.value(QStringLiteral("network"), a.network).toString().trimmed().toLower();
+            if (!networks.contains(a.network))
+                return std::unexpected(QStringLiteral("%1/network: \"%2\" is not one of %3")
+                                           .arg(sectionFor(a.asset), a.network, networks.join(QStringLiteral(", "))));
+        }
         qint64 quote = a.quoteWindow.count(), grace = a.graceWindow.count();
         const bool ok = readInt(s, QStringLiteral("account_index"), a.accountIndex, 0, 1'000'000, error) &&
                         readInt(s, QStringLiteral("min_confirmations"), a.minConfirmations, 0, 1000, error) &&
@@ -248,6 +264,10 @@ std::expected<void, QString> Config::save(const QString &target) const
     s.setValue(QStringLiteral("fiat_currency"), fiatCurrency);
     s.setValue(QStringLiteral("operator"), operatorName);
     s.setValue(QStringLiteral("notifications"), notifications);
+    if (testNetwork.isEmpty())
+        s.remove(QStringLiteral("test_network"));
+    else
+        s.setValue(QStringLiteral("test_network"), testNetwork);
     s.beginGroup(QStringLiteral("database"));
     s.setValue(QStringLiteral("url"), databaseUrl);
     s.setValue(QStringLiteral("password_env"), databasePasswordEnv);
@@ -292,6 +312,8 @@ std::expected<void, QString> Config::save(const QString &target) const
         s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
         s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
         s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
+        if (!AssetConfig::networks(a.asset).isEmpty())
+            s.setValue(QStringLiteral("network"), a.network);
         if (a.refundMinConfirmations)
             s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
         if (!a.daemonRpcUrl.isEmpty())

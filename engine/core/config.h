@@ -28,6 +28,8 @@ struct AssetConfig
     int pollIntervalMs = 2000;       // poll_interval_ms
     int requestTimeoutMs = 10000;    // request_timeout_ms
     quint32 reorgDepth = 10;         // reorg_depth: blocks re-examined on every poll
+    // network (XMR, BTC): the chain the wallet must be on; connection tests compare (networks() lists them).
+    QString network = QStringLiteral("mainnet");
     // refund_min_confirmations: confirmations every deposit of a refund item needs before its money is handed
     // back; unset: the asset's default (XMR 10, when Monero outputs become spendable; BTC 3; USDT 12). Read it
     // through Config::refundConfirmations.
@@ -47,6 +49,9 @@ struct AssetConfig
 
     std::chrono::milliseconds reorgWatch() const;
     std::uint32_t refundConfirmations() const; // refund_min_confirmations, else the asset's default
+
+    // The values `network` may take for `asset` (empty: the asset has no such setting).
+    static QStringList networks(const QString &asset);
 };
 
 // [rates]: where the exchange rate for a new invoice comes from (engine/rates/rateprovider.h).
@@ -102,6 +107,9 @@ struct Config
     QString fiatCurrency = QStringLiteral("USD"); // [general] fiat_currency
     QString operatorName;            // [general] operator (for the audit log); default: the login name
     bool notifications = true;       // [general] notifications
+    // [general] test_network: set by `settledesk --demo` for its own configuration: the data is of a test
+    // network (no real money), and the title bar, the status bar and reports say so with this label.
+    QString testNetwork;
     QList<AssetConfig> assets;       // one per known asset, enabled or not
     RatesConfig rates;               // [rates]
     ApiConfig api;                   // [api]

@@ -43,6 +43,7 @@ struct Engine::Private
     Config config;
     Clock *clock;
     BackendFactory factory;
+    BackendCheck backendCheck;
     std::unique_ptr<Store> store;
     QNetworkAccessManager *nam = nullptr;
     std::unique_ptr<RateProvider> rates; // the [rates] source; uses nam, so it goes before it
@@ -97,6 +98,7 @@ Engine::~Engine()
 
 void Engine::setBackendFactory(BackendFactory factory) { d->factory = std::move(factory); }
 void Engine::setPolling(bool enabled) { d->polling = enabled; }
+void Engine::setBackendCheck(BackendCheck check) { d->backendCheck = std::move(check); }
 
 void Engine::registerMetaTypes()
 {
@@ -116,6 +118,8 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::WalletSnapshot>();
     qRegisterMetaType<std::optional<quint64>>();
     qRegisterMetaType<sd::RateQuote>();
+    qRegisterMetaType<sd::ConnectionCheckRequest>();
+    qRegisterMetaType<sd::ConnectionCheckResult>();
     qRegisterMetaType<QList<sd::AssetMoney>>();
 }
 
@@ -134,6 +138,63 @@ void Engine::fetchRate(quint64 requestId, const QString &asset, const QString &f
             Q_EMIT rateFetched(requestId, *quote);
         else
             Q_EMIT rateFetchFailed(requestId, quote.error());
+    });
+}
+
+void Engine::checkConnection(quint64 requestId, const ConnectionCheckRequest &request)
+{
+    const auto reply = [this, requestId](ConnectionCheckResult result) {
+        result.checkedAt = toQDateTime(d->now());
+        Q_EMIT connectionChecked(requestId, result);
+    };
+    if (request.target == ConnectionCheckRequest::Database) {
+        const QString password = request.password ? *request.password : readSecret(request.passwordEnv, QStringLiteral("database"));
+        return reply(ConnectionCheckResult::fromStoreCheck(Store::check(request.databaseUrl, password)));
+    }
+    // A context per test: its clients and network manager go when it answers (or with the engine).
+    auto *context = new QObject(this);
+    auto *nam = new QNetworkAccessManager(context);
+    const auto finish = [context, reply](const ConnectionCheckResult &result) {
+        reply(result);
+        context->deleteLater();
+    };
+    if (request.target == ConnectionCheckRequest::Wallet) {
+        const AssetConfig &wallet = request.wallet;
+        const QString password = request.password ? *request.password
+                                                   : readSecret(wallet.walletRpcPasswordEnv, QStringLiteral("wallet/") + wallet.asset.toLower());
+        if (!d->backendCheck) {
+            ConnectionCheckResult r;
+            r.problem = ConnectionCheckResult::PeerError;
+            r.detail = QStringLiteral("no connection test for %1 wallets").arg(wallet.asset);
+            return finish(r);
+        }
+        return d->backendCheck(wallet, password, nam, context, finish);
+    }
+    // Rates: one price from the source as the form describes it.
+    RateProvider *provider = makeRateProvider(request.rates, nam, d->clock).release();
+    if (provider)
+        provider->setParent(context); // deleted with the context, after its answer
+    ConnectionCheckResult r;
+    r.peer = request.rates.source;
+    r.asset = request.rateAsset;
+    r.rateFiat = request.rateFiat;
+    r.endpoint = request.rates.url.isEmpty() ? QString() : ConnectionCheckResult::endpointOf(QUrl(request.rates.url));
+    if (!provider) {
+        r.problem = ConnectionCheckResult::InvalidSetting;
+        r.detail = QStringLiteral("unknown rate source \"%1\"").arg(request.rates.source);
+        return finish(r);
+    }
+    provider->fetch(request.rateAsset, request.rateFiat, [r, finish](std::expected<RateQuote, QString> quote) mutable {
+        if (quote) {
+            r.rate = quote->rate;
+            r.rateSource = quote->source;
+            r.rateAsOf = quote->asOf;
+        } else {
+            // The providers say why in words already (stale, unknown pair, unreachable).
+            r.problem = ConnectionCheckResult::RateRefused;
+            r.detail = quote.error();
+        }
+        finish(r);
     });
 }
 

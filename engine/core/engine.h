@@ -5,6 +5,7 @@
 
 #include "clock.h"
 #include "config.h"
+#include "connectioncheck.h"
 #include "invoicerequest.h"
 #include "rateprovider.h"
 #include "store.h"
@@ -37,6 +38,8 @@ public:
     void setBackendFactory(BackendFactory factory);
     // Off: no polling and no expiry sweeps (one-shot commands that only create an invoice or read).
     void setPolling(bool enabled);
+    // How checkConnection() tests a wallet (app/backends.cpp: makeBackendCheck). Before start().
+    void setBackendCheck(BackendCheck check);
 
     static void registerMetaTypes();
 
@@ -55,6 +58,11 @@ public Q_SLOTS:
     // The [rates] source's price of one whole `asset` in `fiat` for a new invoice: rateFetched or
     // rateFetchFailed (a stale rate is refused, never used).
     void fetchRate(quint64 requestId, const QString &asset, const QString &fiat);
+    // A connection test for the setup assistant and the settings dialog (connectioncheck.h): the database,
+    // a wallet or the rate source as the request describes it, not as configured; answers connectionChecked.
+    // Works whether or not the engine runs (a first start tests before anything is opened); each test has
+    // its own network manager, so credentials tried there never reach the running backends.
+    void checkConnection(quint64 requestId, const sd::ConnectionCheckRequest &request);
 
 Q_SIGNALS:
     void started(const QString &databaseDescription);
@@ -70,6 +78,7 @@ Q_SIGNALS:
     void refundsLoaded(quint64 requestId, const QList<sd::RefundItem> &items); // the open ones (refundsChanged)
     void rateFetched(quint64 requestId, const sd::RateQuote &quote);
     void rateFetchFailed(quint64 requestId, const QString &error);
+    void connectionChecked(quint64 requestId, const sd::ConnectionCheckResult &result);
 
     // Pushed after every change, whoever wrote it (this engine, another process, another machine): the
     // engine listens to the store's notifier (PostgreSQL LISTEN/NOTIFY with a slow safety poll, SQLite a

@@ -6,6 +6,9 @@
 #include <QNetworkRequest>
 #include <QRegularExpression>
 #include <QTimer>
+#if QT_CONFIG(ssl)
+#include <QSslError>
+#endif
 
 namespace sd {
 
@@ -14,6 +17,7 @@ std::string_view name(RpcError::Kind kind)
     switch (kind) {
     case RpcError::Connection: return "connection";
     case RpcError::Timeout: return "timeout";
+    case RpcError::Tls: return "tls";
     case RpcError::Authentication: return "authentication";
     case RpcError::Http: return "http";
     case RpcError::Protocol: return "protocol";
@@ -104,7 +108,18 @@ void JsonRpcClient::send(const QUrl &url, const QByteArray &body, quint64 id, co
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     QNetworkReply *reply = m_nam->post(request, body);
     const int ms = timeoutMs > 0 ? timeoutMs : m_options.timeoutMs;
-    m_pending.insert(reply, Pending{std::move(done), id, false, false, 0, ms, what});
+    m_pending.insert(reply, Pending{std::move(done), id, false, false, 0, ms, what, 0, QString()});
+#if QT_CONFIG(ssl)
+    // Why a handshake failed (an untrusted certificate above all) is only told here; the reply then ends
+    // with SslHandshakeFailedError.
+    connect(reply, &QNetworkReply::sslErrors, this, [this, reply](const QList<QSslError> &errors) {
+        auto it = m_pending.find(reply);
+        if (it != m_pending.end() && !errors.isEmpty() && it->sslError == 0) {
+            it->sslError = int(errors.first().error());
+            it->sslText = errors.first().errorString();
+        }
+    });
+#endif
 
     // A hard deadline for the whole exchange (QNetworkRequest::setTransferTimeout only bounds inactivity,
     // which a server that trickles bytes never triggers).
@@ -143,17 +158,21 @@ void JsonRpcClient::onAuthenticationRequired(QNetworkReply *reply, QAuthenticato
 RpcError JsonRpcClient::transportError(QNetworkReply *reply, const Pending &pending) const
 {
     const QString w = who(pending.what);
+    const int code = int(reply->error());
     switch (reply->error()) {
     case QNetworkReply::ConnectionRefusedError:
-        return {RpcError::Connection, 0, QStringLiteral("%1: connection refused (is it running and listening there?)").arg(w)};
+        return {RpcError::Connection, code, QStringLiteral("%1: connection refused (is it running and listening there?)").arg(w)};
     case QNetworkReply::HostNotFoundError:
-        return {RpcError::Connection, 0, QStringLiteral("%1: host not found").arg(w)};
+        return {RpcError::Connection, code, QStringLiteral("%1: host not found").arg(w)};
     case QNetworkReply::RemoteHostClosedError:
-        return {RpcError::Connection, 0, QStringLiteral("%1: the server closed the connection before answering").arg(w)};
+        return {RpcError::Connection, code, QStringLiteral("%1: the server closed the connection before answering").arg(w)};
     case QNetworkReply::TimeoutError:
-        return {RpcError::Timeout, 0, QStringLiteral("%1: connection timed out").arg(w)};
+        return {RpcError::Timeout, code, QStringLiteral("%1: connection timed out").arg(w)};
+    case QNetworkReply::SslHandshakeFailedError:
+        return {RpcError::Tls, pending.sslError,
+                QStringLiteral("%1: TLS handshake failed: %2").arg(w, pending.sslText.isEmpty() ? reply->errorString() : pending.sslText)};
     default:
-        return {RpcError::Connection, 0, QStringLiteral("%1: %2").arg(w, reply->errorString())};
+        return {RpcError::Connection, code, QStringLiteral("%1: %2").arg(w, reply->errorString())};
     }
 }
 

@@ -22,15 +22,16 @@ namespace sd {
 struct RpcError
 {
     enum Kind : std::uint8_t {
-        Connection,     // refused, host not found, reset
+        Connection,     // refused, host not found, reset (code: the QNetworkReply::NetworkError)
         Timeout,        // no complete answer within the deadline
+        Tls,            // the TLS handshake failed (code: the first QSslError::SslError, 0 when none was given)
         Authentication, // HTTP 401/403: credentials missing or wrong
         Http,           // any other non-2xx status
         Protocol,       // not JSON, truncated, not a JSON-RPC response, wrong types or missing fields
         Rpc,            // the server answered with a JSON-RPC error object
     };
     Kind kind = Protocol;
-    int code = 0;    // HTTP status for Http/Authentication, the JSON-RPC error code for Rpc
+    int code = 0;    // HTTP status for Http/Authentication, the JSON-RPC error code for Rpc, see Connection and Tls
     QString message; // complete and readable: "wallet RPC http://...: connection refused"
 };
 
@@ -88,6 +89,8 @@ private:
         int authAttempts = 0;
         int timeoutMs = 0;
         QString what;            // "get_transfers" / "/pop_blocks", for messages
+        int sslError = 0;        // the first QSslError::SslError the handshake reported
+        QString sslText;
     };
 
     void send(const QUrl &url, const QByteArray &body, quint64 id, const QString &what, Callback done, int timeoutMs);

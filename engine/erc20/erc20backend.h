@@ -3,6 +3,7 @@
 #pragma once
 
 #include "config.h"
+#include "connectioncheck.h"
 #include "erc20client.h"
 #include "walletbackend.h"
 
@@ -45,6 +46,14 @@ public:
     void listIncoming(quint64 requestId) override;
 
     Erc20Client *client() { return m_client; }
+
+    // The setup assistant's Test (erc20check.cpp): eth_chainId and eth_blockNumber (is it an Ethereum node,
+    // does the login work), web3_clientVersion, then the token: code at config.extra1, and decimals() equal
+    // to the asset's (6 for USDT), symbol() for the record.
+    static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                      QObject *context, ConnectionCheckDone done);
+    // An ABI-encoded string return value (0x, offset, length, bytes) as text; empty when it is not one.
+    static QString decodeAbiString(const QString &hex);
 
     // The observation for one transfer; `head` is the node's latest block number. Pure; public for tests.
     static Observation observation(const QString &asset, const Erc20Transfer &t, const QString &address,

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "monerodaemonclient.h"
+#include "connectioncheck.h"
 #include "monerowalletclient.h"
 #include "walletbackend.h"
 
@@ -38,6 +39,13 @@ public:
     MoneroDaemonClient *daemon() { return m_daemon; }
     // daemon_rpc_url, or the wallet's host on monerod's default mainnet RPC port (18081) with /json_rpc.
     static QUrl daemonUrl(const AssetConfig &config);
+
+    // The setup assistant's Test (monerocheck.cpp): get_version (is it monero-wallet-rpc, does the login
+    // work), get_address of the account (a wallet open, the account there), validate_address of it (its
+    // network against config.network), get_balance, get_height, and sign_transfer with no transaction
+    // (a view-only wallet refuses it as such; a full one as unreadable data, so nothing is ever signed).
+    static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
+                      QObject *context, ConnectionCheckDone done);
 
     // The snapshot for one get_transfers answer: one observation per (txid, subaddress), pool entries
     // with amount 0 or also listed as mined left out, time-locked payments held at 0 confirmations.

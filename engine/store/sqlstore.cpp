@@ -163,12 +163,7 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
         if (pg) {
-            db.setHostName(url.host);
-            db.setPort(url.port);
-            db.setUserName(url.user);
-            db.setPassword(url.password);
-            db.setDatabaseName(url.database);
-            db.setConnectOptions(url.connectOptions());
+            url.applyTo(db);
             // NUMERIC amounts as exact text, never through a double.
             db.setNumericalPrecisionPolicy(QSql::HighPrecision);
         } else {

@@ -353,10 +353,47 @@ struct PoolAddress
     bool free = false;               // leaseAddress could hand it out now
 };
 
+// What Store::check found, for the setup assistant's Test of a database: reachable, encrypted, and which
+// schema version it holds. Nothing is created, migrated or written.
+struct StoreCheck
+{
+    enum Problem : std::uint8_t {
+        None,
+        Invalid,        // the URL cannot be used (detail says why)
+        Refused,        // nothing listens at endpoint
+        HostNotFound,
+        Timeout,
+        TlsUntrusted,   // the server's certificate is not trusted (or there is no root certificate to check it)
+        TlsUnavailable, // TLS was required and the server offers none
+        TlsFailed,
+        AuthRefused,    // the user or the password was refused (or none was given)
+        NoDatabase,     // the database does not exist on the server
+        SchemaTooNew,
+        NotSettledesk,  // tables, but not Settledesk's (or not a database file at all)
+        NotWritable,    // SQLite: the file or the folder it would be created in cannot be written
+        Other,          // anything else the database said (detail)
+    };
+    Problem problem = None;
+    bool postgres = false;
+    QString describe;       // StoreUrl::describe(): never the password
+    QString endpoint;       // "host:port" or the file
+    QString detail;         // the database's own message
+    QString serverVersion;  // PostgreSQL: "15.5"
+    std::optional<bool> tls;
+    QString tlsVersion;     // "TLSv1.3"
+    int schemaVersion = -1; // -1: not read; 0: empty (Settledesk creates its tables)
+    int latestSchemaVersion = 0;
+    bool willCreate = false; // SQLite: no file yet
+};
+
 class Store
 {
 public:
     virtual ~Store() = default;
+
+    // Connects to `url` on a connection of its own (closed again), reads the server version, whether the
+    // connection is encrypted and the schema version; creates and writes nothing (storecheck.cpp).
+    static StoreCheck check(const QString &url, const QString &password = QString());
 
     // url: "sqlite:/path/file.db" (or a bare path) or "postgres://user@host:port/db?sslmode=...".
     // The PostgreSQL password comes from `password` (keychain or environment, never the URL on disk).

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSqlDatabase>
 #include <QStandardPaths>
 #include <QUrl>
 #include <QUrlQuery>
@@ -110,6 +111,16 @@ QString StoreUrl::connectOptions() const
     for (auto it = options.begin(); it != options.end(); ++it)
         parts << it.key() + u'=' + it.value();
     return parts.join(u';');
+}
+
+void StoreUrl::applyTo(QSqlDatabase &db) const
+{
+    db.setHostName(host);
+    db.setPort(port);
+    db.setUserName(user);
+    db.setPassword(password);
+    db.setDatabaseName(database);
+    db.setConnectOptions(connectOptions());
 }
 
 std::expected<StoreUrl, QString> StoreUrl::parse(const QString &url, const QString &defaultSqlitePath)

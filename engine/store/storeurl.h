@@ -8,6 +8,8 @@
 
 #include <expected>
 
+class QSqlDatabase;
+
 namespace sd {
 
 struct StoreUrl
@@ -29,6 +31,8 @@ struct StoreUrl
     QString describe() const;
     // The options as QSqlDatabase::setConnectOptions() takes them ("sslmode=require;connect_timeout=10").
     QString connectOptions() const;
+    // PostgreSQL: host, port, user, password, database and options set on `db` (a QPSQL connection).
+    void applyTo(QSqlDatabase &db) const;
 
     // Parses `url`; an empty url or "sqlite:" means `defaultSqlitePath`.
     static std::expected<StoreUrl, QString> parse(const QString &url, const QString &defaultSqlitePath);

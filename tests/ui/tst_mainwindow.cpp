@@ -1,6 +1,7 @@
 // The main window driven through its request signals and handle* slots, as the engine would drive it:
 // paging in the invoices, a deposit updating a row in place, the refund queue and its counts, notifications,
 // the status bar's health entries, the alert bar, the remembered layout and the shortcuts.
+#include "connectiontestrow.h"
 #include "countdownticker.h"
 #include "customerdisplay.h"
 #include "healthindicator.h"
@@ -12,11 +13,16 @@
 #include "notifier.h"
 #include "refundspage.h"
 #include "refundtablemodel.h"
+#include "settingsdialog.h"
+#include "setupwizard.h"
 #include "testsupport.h"
 #include "uifixture.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
@@ -431,6 +437,39 @@ private Q_SLOTS:
         clock.advance(3s);
         QCOMPARE(countdown.data().toString(), QStringLiteral("14:57"));
         QVERIFY(ticked.count() >= 1); // the row is in view, so its countdown cell was announced
+    }
+
+    // File > Setup assistant and the settings dialog: their Tests go out through the window's signal, and
+    // the engine's answer comes back to the row that asked.
+    void setupAssistantAndSettingsTestsGoThroughTheWindow()
+    {
+        MainWindow w(xmrConfig());
+        w.setCookieFinder([] { return QStringList{QStringLiteral("/var/lib/bitcoind/.cookie")}; });
+        w.show();
+        QSignalSpy asked(&w, &MainWindow::connectionCheckRequested);
+        auto *action = w.findChild<QAction *>(QStringLiteral("actionSetupAssistant"));
+        QVERIFY(action);
+        action->trigger();
+        SetupWizard *wizard = w.findChild<SetupWizard *>();
+        QVERIFY(wizard && wizard->isVisible());
+        QCOMPARE(wizard->lineEdit(QStringLiteral("xmrUrl"))->text(), QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        QCOMPARE(wizard->findChild<QComboBox *>(QStringLiteral("btcCookie"))->currentText(), QStringLiteral("/var/lib/bitcoind/.cookie"));
+        ConnectionTestRow *row = wizard->testRow(QStringLiteral("databaseTest"));
+        row->button()->click();
+        QCOMPARE(asked.size(), 1);
+        ConnectionCheckResult refused;
+        refused.problem = ConnectionCheckResult::Refused;
+        refused.endpoint = QStringLiteral("db.example:5432");
+        w.handleConnectionChecked(asked.at(0).at(0).toULongLong(), refused);
+        QCOMPARE(row->resultText(), QStringLiteral("connection refused on db.example:5432"));
+        wizard->reject();
+
+        w.findChild<QAction *>(QStringLiteral("actionSettings"))->trigger();
+        QVERIFY(w.settingsDialog());
+        w.settingsDialog()->testRow(QStringLiteral("xmrTest"))->button()->click();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(asked.at(1).at(1).value<ConnectionCheckRequest>().wallet.walletRpcUrl,
+                 QStringLiteral("http://127.0.0.1:18083/json_rpc"));
     }
 };
 

@@ -1,6 +1,8 @@
 // The settings dialog: a round trip through a temporary INI file, validation messages, and passwords that go
 // to the keychain or nowhere: when the keychain refuses, the dialog says so, saves nothing and the INI file
 // never holds the password.
+#include "connectiontestrow.h"
+#include "fakesecretwriter.h"
 #include "secretwriter.h"
 #include "settingsdialog.h"
 #include "storeurl.h"
@@ -13,6 +15,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -25,21 +28,7 @@ using namespace sd::ui;
 
 namespace {
 
-// A keychain that answers from the event loop as the real one does, succeeding or refusing.
-class FakeSecretWriter : public SecretWriter
-{
-public:
-    explicit FakeSecretWriter(QString error) : m_error(std::move(error)) {}
-    void write(const QString &key, const QString &secret) override
-    {
-        written.insert(key, secret);
-        QTimer::singleShot(0, this, [this, key] { Q_EMIT finished(key, m_error); });
-    }
-    QHash<QString, QString> written;
-
-private:
-    QString m_error;
-};
+using uitest::FakeSecretWriter;
 
 QByteArray fileBytes(const QString &path)
 {
@@ -311,6 +300,89 @@ private Q_SLOTS:
         if (saved.isEmpty())
             QVERIFY(d.errorText().contains(QStringLiteral("could not be stored in the system keychain")));
         QVERIFY(!fileBytes(m_ini).contains(Secret.toUtf8()));
+    }
+
+    void networkRoundTripsAndUnknownOneIsRefused()
+    {
+        {
+            SettingsDialog d(loadFresh());
+            auto *xmr = d.findChild<QComboBox *>(QStringLiteral("xmrNetwork"));
+            QVERIFY(xmr);
+            QCOMPARE(xmr->currentData().toString(), QStringLiteral("mainnet"));
+            xmr->setCurrentIndex(xmr->findData(QStringLiteral("stagenet")));
+            QVERIFY(!d.findChild<QComboBox *>(QStringLiteral("usdtNetwork"))); // an ERC-20 token has none
+            QVERIFY(d.config().save(m_ini));
+        }
+        QCOMPARE(loadFresh().asset(QStringLiteral("XMR"))->network, QStringLiteral("stagenet"));
+        QFile f(m_ini);
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("\n[btc]\nnetwork=moon\n");
+        f.close();
+        auto bad = Config::load(m_ini);
+        QVERIFY(!bad);
+        QVERIFY2(bad.error().contains(QStringLiteral("\"moon\" is not one of mainnet, testnet, signet, regtest")),
+                 qPrintable(bad.error()));
+    }
+
+    // The Test buttons ask with the form's values (nothing saved), wait for their own answer, and show it.
+    void testButtonsAskWithTheFormsValuesAndShowTheAnswer()
+    {
+        SettingsDialog d(loadFresh());
+        auto *saved = new FakeSecretWriter(QString());
+        d.setSecretWriter(saved);
+        QSignalSpy asked(&d, &SettingsDialog::connectionCheckRequested);
+        d.field(QStringLiteral("xmrUrl"))->setText(QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        d.field(QStringLiteral("xmrUser"))->setText(QStringLiteral("merchant"));
+        d.field(QStringLiteral("xmrPassword"))->setText(Secret);
+        ConnectionTestRow *xmr = d.testRow(QStringLiteral("xmrTest"));
+        QVERIFY(xmr);
+        QTest::mouseClick(xmr->button(), Qt::LeftButton);
+        QCOMPARE(asked.size(), 1);
+        const quint64 id = asked.at(0).at(0).toULongLong();
+        const auto request = asked.at(0).at(1).value<ConnectionCheckRequest>();
+        QCOMPARE(request.target, ConnectionCheckRequest::Wallet);
+        QCOMPARE(request.wallet.walletRpcUrl, QStringLiteral("http://127.0.0.1:18083/json_rpc"));
+        QCOMPARE(request.wallet.walletRpcUser, QStringLiteral("merchant"));
+        QCOMPARE(request.password, std::optional<QString>(Secret));
+        QVERIFY(!xmr->button()->isEnabled());
+        QCOMPARE(xmr->resultText(), QStringLiteral("Testing…"));
+        QTest::mouseClick(xmr->button(), Qt::LeftButton); // disabled: no second test
+        QCOMPARE(asked.size(), 1);
+
+        ConnectionCheckResult refused;
+        refused.problem = ConnectionCheckResult::AuthRefused;
+        refused.peer = QStringLiteral("monero-wallet-rpc");
+        d.handleConnectionChecked(id + 1000, refused); // someone else's answer
+        QCOMPARE(xmr->resultText(), QStringLiteral("Testing…"));
+        d.handleConnectionChecked(id, refused);
+        QVERIFY(xmr->button()->isEnabled());
+        QCOMPARE(xmr->resultText(), QStringLiteral("wrong password (digest authentication refused)"));
+        QVERIFY(!xmr->lastOk());
+        // Editing the URL clears the answer that no longer applies.
+        QTest::keyClick(d.field(QStringLiteral("xmrUrl")), Qt::Key_End);
+        QTest::keyClicks(d.field(QStringLiteral("xmrUrl")), QStringLiteral("x"));
+        QCOMPARE(xmr->resultText(), QString());
+
+        // No password typed: the stored one (absent in the request, read in the engine thread).
+        d.field(QStringLiteral("xmrPassword"))->clear();
+        QTest::mouseClick(xmr->button(), Qt::LeftButton);
+        QCOMPARE(asked.size(), 2);
+        QVERIFY(!asked.at(1).at(1).value<ConnectionCheckRequest>().password.has_value());
+
+        // The database page's Test: the form's URL.
+        auto *kind = d.findChild<QComboBox *>(QStringLiteral("databaseKind"));
+        kind->setCurrentIndex(1);
+        d.field(QStringLiteral("postgresUrl"))->setText(QStringLiteral("postgres://shop@db.example:5432/shop"));
+        d.field(QStringLiteral("databasePassword"))->setText(QStringLiteral("db-pass"));
+        QTest::mouseClick(d.testRow(QStringLiteral("databaseTest"))->button(), Qt::LeftButton);
+        QCOMPARE(asked.size(), 3);
+        const auto db = asked.at(2).at(1).value<ConnectionCheckRequest>();
+        QCOMPARE(db.target, ConnectionCheckRequest::Database);
+        QCOMPARE(db.databaseUrl, QStringLiteral("postgres://shop@db.example:5432/shop"));
+        QCOMPARE(db.password, std::optional<QString>(QStringLiteral("db-pass")));
+        // Testing saved nothing: no keychain write, the INI file as it was.
+        QVERIFY(saved->written.isEmpty());
+        QCOMPARE(loadFresh().databaseUrl, QStringLiteral("sqlite:/var/lib/settledesk/shop.db"));
     }
 };
 

@@ -1,0 +1,571 @@
+#include "setupwizard.h"
+
+#include "asset.h"
+#include "connectiontestrow.h"
+#include "decimal.h"
+#include "displaytext.h"
+#include "secretwriter.h"
+#include "storeurl.h"
+#include "uiresources.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace sd::ui {
+
+namespace {
+
+const QString SqlitePrefix = QStringLiteral("sqlite:");
+
+QLineEdit *line(const QString &objectName, const QString &text, QWidget *parent)
+{
+    auto *e = new QLineEdit(text, parent);
+    e->setObjectName(objectName);
+    return e;
+}
+
+// A page whose Next/Finish asks the wizard first: its problems, shown on the page, keep it open.
+class CheckedPage : public QWizardPage
+{
+public:
+    CheckedPage(std::function<bool()> check, QWidget *parent) : QWizardPage(parent), m_check(std::move(check)) {}
+    bool validatePage() override { return m_check(); }
+
+private:
+    std::function<bool()> m_check;
+};
+
+QString fromConfigUrl(const QString &url)
+{
+    return url.startsWith(SqlitePrefix) ? url.mid(SqlitePrefix.size()) : url;
+}
+
+bool isPostgres(const QString &url)
+{
+    return url.startsWith(QLatin1String("postgres://")) || url.startsWith(QLatin1String("postgresql://"));
+}
+
+} // namespace
+
+SetupWizard::SetupWizard(const Config &config, QWidget *parent)
+    : QWizard(parent), m_original(config), m_secrets(new SecretWriter(this)), m_batch(new SecretBatch(this))
+{
+    UiResources::ensure();
+    setWindowTitle(tr("Settledesk setup"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/settings.svg")));
+    setWizardStyle(QWizard::ClassicStyle);
+    setOption(QWizard::NoBackButtonOnStartPage);
+    connect(m_batch, &SecretBatch::done, this, &SetupWizard::finishSecrets);
+    m_batch->setWriter(m_secrets);
+    setPage(DatabasePage, buildDatabase());
+    setPage(AssetsPage, buildAssets());
+    setPage(MoneroPage, buildWallet(QStringLiteral("XMR")));
+    setPage(BitcoinPage, buildWallet(QStringLiteral("BTC")));
+    setPage(TokenPage, buildWallet(QStringLiteral("USDT")));
+    setPage(OperatorPage, buildOperator());
+    setPage(RatesPage, buildRates());
+    setStartId(DatabasePage);
+    resize(680, 520);
+}
+
+void SetupWizard::setSecretWriter(SecretWriter *writer)
+{
+    if (m_secrets && m_secrets != writer)
+        m_secrets->deleteLater();
+    m_secrets = writer;
+    writer->setParent(this);
+    m_batch->setWriter(writer);
+}
+
+void SetupWizard::setCookieFiles(const QStringList &files)
+{
+    WalletForm &btc = m_wallets[QStringLiteral("BTC")];
+    const QString current = btc.cookie->currentText();
+    btc.cookie->clear();
+    btc.cookie->addItems(files);
+    btc.cookie->setEditText(current.isEmpty() && !files.isEmpty() ? files.first() : current);
+}
+
+QLabel *SetupWizard::errorLabel(QWizardPage *page)
+{
+    auto *errors = new QLabel(page);
+    errors->setObjectName(QStringLiteral("errors"));
+    errors->setWordWrap(true);
+    errors->setTextFormat(Qt::PlainText);
+    errors->setStyleSheet(QStringLiteral("color: #c62828;"));
+    errors->hide();
+    return errors;
+}
+
+QWizardPage *SetupWizard::buildDatabase()
+{
+    auto *page = new CheckedPage([this, id = int(DatabasePage)] { return showProblems(id); }, this);
+    page->setTitle(tr("Where Settledesk keeps its records"));
+    page->setSubTitle(tr("Invoices, payments and the refund queue live in one database. One desk: a file on this "
+                         "computer. Several desks or a server: PostgreSQL."));
+    auto *layout = new QVBoxLayout(page);
+    const bool pg = isPostgres(m_original.databaseUrl);
+    m_sqlite = new QRadioButton(tr("&SQLite file on this computer (recommended for one desk)"), page);
+    m_sqlite->setObjectName(QStringLiteral("useSqlite"));
+    layout->addWidget(m_sqlite);
+    auto *sqliteForm = new QFormLayout;
+    m_sqlitePath = line(QStringLiteral("sqlitePath"), pg ? QString() : fromConfigUrl(m_original.databaseUrl), page);
+    if (m_sqlitePath->text().isEmpty())
+        m_sqlitePath->setText(defaultDatabasePath());
+    sqliteForm->addRow(tr("File"), m_sqlitePath);
+    layout->addLayout(sqliteForm);
+    m_postgres = new QRadioButton(tr("&PostgreSQL server (shared)"), page);
+    m_postgres->setObjectName(QStringLiteral("usePostgres"));
+    layout->addWidget(m_postgres);
+    auto *pgForm = new QFormLayout;
+    m_pgUrl = line(QStringLiteral("postgresUrl"), pg ? m_original.databaseUrl : QString(), page);
+    m_pgUrl->setPlaceholderText(QStringLiteral("postgres://settledesk@db.example:5432/settledesk?sslmode=verify-full"));
+    pgForm->addRow(tr("URL"), m_pgUrl);
+    m_dbPassword = line(QStringLiteral("databasePassword"), QString(), page);
+    m_dbPassword->setEchoMode(QLineEdit::Password);
+    m_dbPassword->setPlaceholderText(tr("stored in the system keychain"));
+    pgForm->addRow(tr("Password"), m_dbPassword);
+    layout->addLayout(pgForm);
+    (pg ? m_postgres : m_sqlite)->setChecked(true);
+    const auto enable = [this] {
+        m_sqlitePath->setEnabled(m_sqlite->isChecked());
+        m_pgUrl->setEnabled(m_postgres->isChecked());
+        m_dbPassword->setEnabled(m_postgres->isChecked());
+        m_dbTest->clear();
+    };
+    m_dbTest = new ConnectionTestRow(QStringLiteral("databaseTest"), page);
+    m_dbTest->button()->setToolTip(tr("Connect to the database, check its encryption and schema version (nothing is saved or created)"));
+    layout->addWidget(m_dbTest);
+    connect(m_sqlite, &QRadioButton::toggled, this, enable);
+    enable();
+    connect(m_dbTest, &ConnectionTestRow::testRequested, this, [this] {
+        const Config c = config();
+        ConnectionCheckRequest r;
+        r.target = ConnectionCheckRequest::Database;
+        r.databaseUrl = c.databaseUrl;
+        r.passwordEnv = c.databasePasswordEnv;
+        if (m_postgres->isChecked() && !m_dbPassword->text().isEmpty())
+            r.password = m_dbPassword->text();
+        Q_EMIT connectionCheckRequested(m_dbTest->begin(), r);
+    });
+    layout->addStretch(1);
+    m_errors[DatabasePage] = errorLabel(page);
+    layout->addWidget(m_errors[DatabasePage]);
+    return page;
+}
+
+QWizardPage *SetupWizard::buildAssets()
+{
+    auto *page = new CheckedPage([this, id = int(AssetsPage)] { return showProblems(id); }, this);
+    page->setTitle(tr("What you accept"));
+    page->setSubTitle(tr("Each currency needs a wallet of your own that Settledesk watches; the next pages ask for it."));
+    auto *layout = new QVBoxLayout(page);
+    for (const Asset &a : AssetRegistry::instance().all()) {
+        const QString code = QString::fromStdString(a.code);
+        const AssetConfig *existing = m_original.asset(code);
+        auto *box = new QCheckBox(DisplayText::assetName(code), page);
+        box->setObjectName(code.toLower() + QStringLiteral("Accept"));
+        box->setIcon(DisplayText::assetIcon(code));
+        box->setChecked(existing ? existing->enabled : code == QLatin1String("XMR"));
+        layout->addWidget(box);
+        m_accept.insert(code, box);
+    }
+    layout->addStretch(1);
+    m_errors[AssetsPage] = errorLabel(page);
+    layout->addWidget(m_errors[AssetsPage]);
+    return page;
+}
+
+QWizardPage *SetupWizard::buildWallet(const QString &asset)
+{
+    const int id = asset == QLatin1String("XMR") ? MoneroPage : asset == QLatin1String("BTC") ? BitcoinPage : TokenPage;
+    auto *page = new CheckedPage([this, id] { return showProblems(id); }, this);
+    const QString key = asset.toLower();
+    AssetConfig c;
+    c.asset = asset;
+    if (const AssetConfig *existing = m_original.asset(asset))
+        c = *existing;
+    WalletForm f;
+    f.asset = asset;
+    auto *layout = new QVBoxLayout(page);
+    auto *form = new QFormLayout;
+    layout->addLayout(form);
+    f.url = line(key + QStringLiteral("Url"), c.walletRpcUrl, page);
+    f.url->setPlaceholderText(SettingsDialog::urlExample(asset));
+    if (f.url->text().isEmpty())
+        f.url->setText(SettingsDialog::urlExample(asset));
+    if (asset == QLatin1String("XMR")) {
+        page->setTitle(tr("Monero: your wallet RPC"));
+        page->setSubTitle(tr("monero-wallet-rpc with your shop's wallet open (--wallet-file) and a login "
+                             "(--rpc-login user:password). A view-only wallet works; refunds are then paid by hand."));
+        form->addRow(tr("Wallet RPC URL"), f.url);
+    } else if (asset == QLatin1String("BTC")) {
+        page->setTitle(tr("Bitcoin: Bitcoin Core"));
+        page->setSubTitle(tr("Bitcoin Core's RPC with your shop's wallet: /wallet/NAME at the end of the URL. "
+                             "The login is its cookie file, or rpcuser and rpcpassword."));
+        form->addRow(tr("Wallet RPC URL"), f.url);
+    } else {
+        page->setTitle(tr("USDT: an Ethereum node"));
+        page->setSubTitle(tr("An Ethereum node's JSON-RPC and the token contract. Receive addresses come from a pool "
+                             "you import after this assistant (settledesk address import FILE)."));
+        form->addRow(tr("Node URL"), f.url);
+    }
+    if (const QStringList networks = AssetConfig::networks(asset); !networks.isEmpty()) {
+        f.network = new QComboBox(page);
+        f.network->setObjectName(key + QStringLiteral("Network"));
+        for (const QString &n : networks)
+            f.network->addItem(n, n);
+        f.network->setCurrentIndex(std::max(0, int(networks.indexOf(c.network))));
+        form->addRow(tr("Network"), f.network);
+    }
+    f.user = line(key + QStringLiteral("User"), c.walletRpcUser, page);
+    f.password = line(key + QStringLiteral("Password"), QString(), page);
+    f.password->setEchoMode(QLineEdit::Password);
+    f.password->setPlaceholderText(tr("stored in the system keychain"));
+    if (asset == QLatin1String("BTC")) {
+        f.cookie = new QComboBox(page);
+        f.cookie->setObjectName(QStringLiteral("btcCookie"));
+        f.cookie->setEditable(true);
+        f.cookie->setEditText(c.extra2);
+        f.cookie->setToolTip(tr("Bitcoin Core writes .cookie into its data directory when it starts; used when no user is given."));
+        form->addRow(tr("Cookie file"), f.cookie);
+        form->addRow(tr("…or user"), f.user);
+    } else {
+        form->addRow(tr("User"), f.user);
+    }
+    form->addRow(tr("Password"), f.password);
+    if (asset == QLatin1String("XMR")) {
+        f.account = new QSpinBox(page);
+        f.account->setObjectName(QStringLiteral("xmrAccount"));
+        f.account->setRange(0, 1'000'000);
+        f.account->setValue(int(c.accountIndex));
+        form->addRow(tr("Account index"), f.account);
+    }
+    if (asset == QLatin1String("USDT")) {
+        f.tokenContract = line(QStringLiteral("usdtTokenContract"), c.extra1, page);
+        f.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
+        form->addRow(tr("Token contract"), f.tokenContract);
+    }
+    f.test = new ConnectionTestRow(key + QStringLiteral("Test"), page);
+    form->addRow(f.test); // in the form: a result of two lines gets its height there
+    ConnectionTestRow *test = f.test;
+    connect(test, &ConnectionTestRow::testRequested, this, [this, asset, test] {
+        Q_EMIT connectionCheckRequested(test->begin(), walletRequest(m_wallets.value(asset)));
+    });
+    for (QLineEdit *e : {f.url, f.user, f.password})
+        connect(e, &QLineEdit::textEdited, test, [test] {
+            if (!test->isRunning())
+                test->clear();
+        });
+    layout->addStretch(1);
+    m_errors[id] = errorLabel(page);
+    layout->addWidget(m_errors[id]);
+    m_wallets.insert(asset, f);
+    return page;
+}
+
+QWizardPage *SetupWizard::buildOperator()
+{
+    auto *page = new CheckedPage([this, id = int(OperatorPage)] { return showProblems(id); }, this);
+    page->setTitle(tr("You and your currency"));
+    page->setSubTitle(tr("Invoices are priced in your fiat currency; your name goes into the audit log of refund decisions."));
+    auto *layout = new QVBoxLayout(page);
+    auto *form = new QFormLayout;
+    layout->addLayout(form);
+    m_operator = line(QStringLiteral("operator"), m_original.operatorName, page);
+    form->addRow(tr("&Operator name"), m_operator);
+    m_fiat = new QComboBox(page);
+    m_fiat->setObjectName(QStringLiteral("fiatCurrency"));
+    m_fiat->setEditable(true);
+    m_fiat->addItems({QStringLiteral("USD"), QStringLiteral("EUR"), QStringLiteral("CHF"), QStringLiteral("GBP"),
+                      QStringLiteral("CAD"), QStringLiteral("AUD"), QStringLiteral("JPY")});
+    m_fiat->setEditText(m_original.fiatCurrency);
+    form->addRow(tr("Fiat &currency"), m_fiat);
+    layout->addStretch(1);
+    m_errors[OperatorPage] = errorLabel(page);
+    layout->addWidget(m_errors[OperatorPage]);
+    return page;
+}
+
+QWizardPage *SetupWizard::buildRates()
+{
+    auto *page = new CheckedPage([this, id = int(RatesPage)] { return showProblems(id); }, this);
+    page->setTitle(tr("Exchange rates"));
+    page->setSubTitle(tr("A new invoice is converted at the rate of this source; an outdated rate is refused, never used."));
+    page->setFinalPage(true);
+    auto *layout = new QVBoxLayout(page);
+    auto *form = new QFormLayout;
+    layout->addLayout(form);
+    m_rateSource = new QComboBox(page);
+    m_rateSource->setObjectName(QStringLiteral("rateSource"));
+    m_rateSource->addItem(tr("Kraken (public prices)"), QStringLiteral("kraken"));
+    m_rateSource->addItem(tr("CoinGecko (public prices)"), QStringLiteral("coingecko"));
+    m_rateSource->addItem(tr("Fixed rates I enter"), QStringLiteral("manual"));
+    m_rateSource->setCurrentIndex(std::max(0, m_rateSource->findData(m_original.rates.source)));
+    form->addRow(tr("&Source"), m_rateSource);
+    m_rateUrl = line(QStringLiteral("rateUrl"), m_original.rates.url, page);
+    m_rateUrl->setPlaceholderText(tr("empty: the source's public address"));
+    form->addRow(tr("Address"), m_rateUrl);
+    QList<QWidget *> manualRows;
+    for (const Asset &a : AssetRegistry::instance().all()) {
+        const QString code = QString::fromStdString(a.code);
+        QString current;
+        for (auto it = m_original.rates.manualRates.cbegin(); it != m_original.rates.manualRates.cend(); ++it)
+            if (it.key().startsWith(code + QLatin1Char('/')))
+                current = it.value();
+        auto *e = line(code.toLower() + QStringLiteral("ManualRate"), current, page);
+        e->setPlaceholderText(tr("price of 1 %1 in your currency, e.g. 150.00").arg(code));
+        form->addRow(tr("1 %1 =").arg(code), e);
+        m_manualRates.insert(code, e);
+    }
+    const auto showManual = [this, form] {
+        const bool manual = m_rateSource->currentData().toString() == QLatin1String("manual");
+        for (auto it = m_manualRates.cbegin(); it != m_manualRates.cend(); ++it)
+            form->setRowVisible(it.value(), manual && accepts(it.key()));
+        form->setRowVisible(m_rateUrl, !manual);
+        m_rateTest->clear();
+    };
+    m_rateTest = new ConnectionTestRow(QStringLiteral("rateTest"), page);
+    m_rateTest->button()->setToolTip(tr("Fetch one rate now and show it with its age"));
+    form->addRow(m_rateTest);
+    connect(m_rateSource, &QComboBox::currentIndexChanged, this, showManual);
+    connect(this, &QWizard::currentIdChanged, this, [this, showManual](int id) {
+        if (id == RatesPage)
+            showManual();
+    });
+    connect(m_rateTest, &ConnectionTestRow::testRequested, this, [this] {
+        const Config c = config();
+        ConnectionCheckRequest r;
+        r.target = ConnectionCheckRequest::Rates;
+        r.rates = c.rates;
+        r.rateFiat = c.fiatCurrency;
+        r.rateAsset = QStringLiteral("XMR");
+        for (const AssetConfig &a : c.assets)
+            if (a.enabled) {
+                r.rateAsset = a.asset;
+                break;
+            }
+        Q_EMIT connectionCheckRequested(m_rateTest->begin(), r);
+    });
+    layout->addStretch(1);
+    auto *note = new QLabel(tr("Finish stores the passwords in the system keychain and the rest in %1.")
+                                .arg(m_original.path.isEmpty() ? Config::defaultPath() : m_original.path), page);
+    note->setObjectName(QStringLiteral("settingsFile"));
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(note);
+    m_errors[RatesPage] = errorLabel(page);
+    layout->addWidget(m_errors[RatesPage]);
+    return page;
+}
+
+bool SetupWizard::showProblems(int id)
+{
+    const QStringList problems = pageProblems(id);
+    m_errors[id]->setText(problems.join(QLatin1Char('\n')));
+    m_errors[id]->setVisible(!problems.isEmpty());
+    return problems.isEmpty();
+}
+
+bool SetupWizard::accepts(const QString &asset) const
+{
+    const QCheckBox *box = m_accept.value(asset);
+    return box && box->isChecked();
+}
+
+int SetupWizard::nextId() const
+{
+    // After the currencies, the page of each one chosen, in order; then operator and rates.
+    static const QList<std::pair<int, QString>> wallets = {
+        {MoneroPage, QStringLiteral("XMR")}, {BitcoinPage, QStringLiteral("BTC")}, {TokenPage, QStringLiteral("USDT")}};
+    const int id = currentId();
+    switch (id) {
+    case DatabasePage: return AssetsPage;
+    case AssetsPage:
+    case MoneroPage:
+    case BitcoinPage:
+    case TokenPage:
+        for (const auto &[page, asset] : wallets)
+            if (page > id && accepts(asset))
+                return page;
+        return OperatorPage;
+    case OperatorPage: return RatesPage;
+    default: return -1;
+    }
+}
+
+ConnectionCheckRequest SetupWizard::walletRequest(const WalletForm &form) const
+{
+    ConnectionCheckRequest r;
+    r.target = ConnectionCheckRequest::Wallet;
+    const Config c = config();
+    if (const AssetConfig *a = c.asset(form.asset))
+        r.wallet = *a;
+    r.wallet.enabled = true;
+    if (!form.password->text().isEmpty())
+        r.password = form.password->text();
+    r.passwordEnv = r.wallet.walletRpcPasswordEnv;
+    return r;
+}
+
+Config SetupWizard::config() const
+{
+    Config c = m_original; // keeps what the assistant does not ask (windows, the API, the path)
+    c.databaseUrl = m_postgres->isChecked() ? m_pgUrl->text().trimmed() : SqlitePrefix + m_sqlitePath->text().trimmed();
+    c.operatorName = m_operator->text().trimmed();
+    c.fiatCurrency = m_fiat->currentText().trimmed().toUpper();
+    c.rates.source = m_rateSource->currentData().toString();
+    c.rates.url = c.rates.source == QLatin1String("manual") ? QString() : m_rateUrl->text().trimmed();
+    if (c.rates.source == QLatin1String("manual")) {
+        c.rates.manualRates.clear();
+        for (auto it = m_manualRates.cbegin(); it != m_manualRates.cend(); ++it)
+            if (accepts(it.key()) && !it.value()->text().trimmed().isEmpty())
+                c.rates.manualRates.insert(it.key() + QLatin1Char('/') + c.fiatCurrency, it.value()->text().trimmed());
+    }
+    for (const Asset &known : AssetRegistry::instance().all()) {
+        const QString code = QString::fromStdString(known.code);
+        AssetConfig *a = nullptr;
+        for (AssetConfig &existing : c.assets)
+            if (existing.asset == code)
+                a = &existing;
+        if (!a) {
+            c.assets.push_back(AssetConfig{});
+            a = &c.assets.back();
+            a->asset = code;
+            a->minConfirmations = known.defaultConfirmations;
+        }
+        a->enabled = accepts(code);
+        const WalletForm &f = m_wallets.value(code);
+        if (!f.url)
+            continue;
+        a->walletRpcUrl = f.url->text().trimmed();
+        a->walletRpcUser = f.user->text().trimmed();
+        if (f.network)
+            a->network = f.network->currentData().toString();
+        if (f.account)
+            a->accountIndex = quint32(f.account->value());
+        if (f.cookie)
+            a->extra2 = a->walletRpcUser.isEmpty() ? f.cookie->currentText().trimmed() : QString();
+        if (f.tokenContract)
+            a->extra1 = f.tokenContract->text().trimmed();
+    }
+    return c;
+}
+
+QStringList SetupWizard::pageProblems(int id) const
+{
+    const Config c = config();
+    switch (id) {
+    case DatabasePage:
+        return SettingsDialog::databaseProblems(m_postgres->isChecked(),
+                                                m_postgres->isChecked() ? m_pgUrl->text() : m_sqlitePath->text());
+    case AssetsPage:
+        for (auto it = m_accept.cbegin(); it != m_accept.cend(); ++it)
+            if (it.value()->isChecked())
+                return {};
+        return {tr("Choose at least one currency to accept.")};
+    case MoneroPage:
+    case BitcoinPage:
+    case TokenPage: {
+        const QString asset = id == MoneroPage ? QStringLiteral("XMR") : id == BitcoinPage ? QStringLiteral("BTC") : QStringLiteral("USDT");
+        const AssetConfig *a = c.asset(asset);
+        QStringList problems = a ? SettingsDialog::walletProblems(*a) : QStringList();
+        if (a && asset == QLatin1String("BTC") && a->walletRpcUser.isEmpty() && a->extra2.isEmpty())
+            problems << tr("Bitcoin: choose Bitcoin Core's cookie file, or enter its RPC user and password.");
+        return problems;
+    }
+    case OperatorPage: {
+        QStringList problems = SettingsDialog::generalProblems(c.fiatCurrency);
+        if (c.operatorName.isEmpty())
+            problems << tr("Enter the name the audit log records for your refund decisions.");
+        return problems;
+    }
+    case RatesPage: {
+        QStringList problems;
+        if (c.rates.source != QLatin1String("manual"))
+            return problems;
+        for (const AssetConfig &a : c.assets) {
+            if (!a.enabled)
+                continue;
+            const QString rate = m_manualRates.value(a.asset)->text().trimmed();
+            const auto value = Decimal::parse(rate.toStdString());
+            if (!value || value->isZero() || rate.startsWith(u'-'))
+                problems << tr("Enter the price of 1 %1 in %2 as a positive number such as 150.00.").arg(a.asset, c.fiatCurrency);
+        }
+        return problems;
+    }
+    default: return {};
+    }
+}
+
+QHash<QString, QString> SetupWizard::newSecrets() const
+{
+    QHash<QString, QString> secrets;
+    if (m_postgres->isChecked() && !m_dbPassword->text().isEmpty())
+        secrets.insert(SecretWriter::databaseKey(), m_dbPassword->text());
+    for (auto it = m_wallets.cbegin(); it != m_wallets.cend(); ++it)
+        if (accepts(it.key()) && !it->password->text().isEmpty())
+            secrets.insert(SecretWriter::walletKey(it.key()), it->password->text());
+    return secrets;
+}
+
+QString SetupWizard::errorText() const
+{
+    const QLabel *l = m_errors.value(currentId());
+    return l && !l->isHidden() ? l->text() : QString();
+}
+
+QLineEdit *SetupWizard::lineEdit(const QString &objectName) const { return findChild<QLineEdit *>(objectName); }
+
+ConnectionTestRow *SetupWizard::testRow(const QString &objectName) const
+{
+    for (ConnectionTestRow *row : findChildren<ConnectionTestRow *>())
+        if (row->button()->objectName() == objectName)
+            return row;
+    return nullptr;
+}
+
+void SetupWizard::accept()
+{
+    if (m_batch->isRunning())
+        return; // the keychain is still working
+    if (!validateCurrentPage())
+        return;
+    button(QWizard::FinishButton)->setEnabled(false);
+    m_batch->write(newSecrets());
+}
+
+void SetupWizard::finishSecrets(const QStringList &errors)
+{
+    button(QWizard::FinishButton)->setEnabled(true);
+    QLabel *shown = m_errors.value(currentId());
+    if (!errors.isEmpty()) {
+        shown->setText(errors.join(QLatin1Char('\n')) + QLatin1Char('\n') + SecretBatch::nothingSaved());
+        shown->show();
+        return;
+    }
+    const Config c = config();
+    if (m_saver) {
+        if (auto ok = m_saver(c); !ok) {
+            shown->setText(tr("The settings could not be saved: %1").arg(ok.error()));
+            shown->show();
+            return;
+        }
+    }
+    m_dbPassword->clear();
+    for (auto it = m_wallets.begin(); it != m_wallets.end(); ++it)
+        it->password->clear();
+    Q_EMIT saved(c);
+    QWizard::accept();
+}
+
+} // namespace sd::ui

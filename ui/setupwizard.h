@@ -1,0 +1,105 @@
+// The setup assistant (QWizard): on first start (no configuration file yet) and from the Settings menu. Pages:
+// the database (SQLite file or PostgreSQL), which currencies to accept, one page per chosen wallet (Monero
+// wallet RPC; Bitcoin Core with its cookie file or a user and password; USDT's Ethereum node and token
+// contract), operator and fiat currency, then the exchange-rate source. Each page with a peer has a *Test*
+// that runs in the engine's thread (connectionCheckRequested). Nothing is saved before Finish; then the
+// passwords go to the system keychain only and the rest to the INI file, and when the keychain refuses,
+// nothing is saved at all.
+#pragma once
+
+#include "config.h"
+#include "connectioncheck.h"
+#include "settingsdialog.h"
+
+#include <QHash>
+#include <QWizard>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QRadioButton;
+class QSpinBox;
+
+namespace sd::ui {
+
+class ConnectionTestRow;
+class SecretBatch;
+class SecretWriter;
+
+class SetupWizard : public QWizard
+{
+    Q_OBJECT
+public:
+    enum PageId { DatabasePage, AssetsPage, MoneroPage, BitcoinPage, TokenPage, OperatorPage, RatesPage };
+
+    // `config`: what to start from (the current configuration, or the defaults on a first start).
+    explicit SetupWizard(const Config &config, QWidget *parent = nullptr);
+
+    void setSaver(SettingsDialog::Saver saver) { m_saver = std::move(saver); }
+    // Replaces the keychain writer (tests); the wizard takes ownership.
+    void setSecretWriter(SecretWriter *writer);
+    // Bitcoin Core cookie files to offer (BitcoinBackend::findCookieFiles); the first one is preselected.
+    void setCookieFiles(const QStringList &files);
+
+    Config config() const;                      // the configuration the pages describe
+    QHash<QString, QString> newSecrets() const; // keychain key -> password typed here
+    // The problems of one page (empty: it may be left); validatePage() shows them on the page.
+    QStringList pageProblems(int id) const;
+    QString errorText() const;                  // the current page's shown problems
+
+    // Access for tests.
+    QLineEdit *lineEdit(const QString &objectName) const;
+    ConnectionTestRow *testRow(const QString &objectName) const;
+    int nextId() const override;
+
+public Q_SLOTS:
+    void accept() override;
+
+Q_SIGNALS:
+    // Finish stored the passwords and saved `config`.
+    void saved(const sd::Config &config);
+    void connectionCheckRequested(quint64 requestId, const sd::ConnectionCheckRequest &request);
+
+private:
+    struct WalletForm
+    {
+        QString asset;
+        QLineEdit *url = nullptr, *user = nullptr, *password = nullptr;
+        QComboBox *network = nullptr;
+        QSpinBox *account = nullptr;       // XMR
+        QComboBox *cookie = nullptr;       // BTC: a cookie file (editable), used when no user is given
+        QLineEdit *tokenContract = nullptr; // USDT
+        ConnectionTestRow *test = nullptr;
+    };
+    QWizardPage *buildDatabase();
+    QWizardPage *buildAssets();
+    QWizardPage *buildWallet(const QString &asset);
+    QWizardPage *buildOperator();
+    QWizardPage *buildRates();
+    QLabel *errorLabel(QWizardPage *page);
+    bool showProblems(int id); // on page `id`; true when there are none
+    bool accepts(const QString &asset) const;
+    ConnectionCheckRequest walletRequest(const WalletForm &form) const;
+    void finishSecrets(const QStringList &errors);
+
+    Config m_original;
+    SettingsDialog::Saver m_saver;
+    SecretWriter *m_secrets;
+    SecretBatch *m_batch;
+    QHash<int, QLabel *> m_errors; // page id -> its problems label
+
+    QRadioButton *m_sqlite, *m_postgres;
+    QLineEdit *m_sqlitePath, *m_pgUrl, *m_dbPassword;
+    ConnectionTestRow *m_dbTest;
+    QHash<QString, QCheckBox *> m_accept; // asset -> "accept it"
+    QHash<QString, WalletForm> m_wallets;
+    QLineEdit *m_operator;
+    QComboBox *m_fiat;
+    QComboBox *m_rateSource;
+    QLineEdit *m_rateUrl;
+    QHash<QString, QLineEdit *> m_manualRates; // asset -> its manual rate in the fiat currency
+    ConnectionTestRow *m_rateTest;
+};
+
+} // namespace sd::ui
