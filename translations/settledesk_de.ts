@@ -979,7 +979,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+36"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+39"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1557,13 +1557,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+67"/>
-        <location line="+662"/>
+        <location filename="../ui/mainwindow.cpp" line="+79"/>
+        <location line="+669"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-639"/>
+        <location line="-646"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1574,12 +1574,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+615"/>
+        <location line="+622"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-614"/>
+        <location line="-621"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1594,7 +1594,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1714,12 +1714,12 @@ Ausgang %2</translation>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+112"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+86"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
@@ -1739,22 +1739,22 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+203"/>
         <source>The overview could not be computed: %1</source>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-588"/>
+        <location line="-659"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+427"/>
+        <location line="+488"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+65"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
