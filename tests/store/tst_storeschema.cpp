@@ -110,9 +110,11 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                 q.bindValue(QStringLiteral(":r"), toMs(T0 + Seconds(30)));
                 q.bindValue(QStringLiteral(":u"), toMs(T0 + Seconds(30)));
                 QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
-                // A wallet cursor in the columns version 1 had: version 7 names its asset.
-                QVERIFY2(q.exec(QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at)"
-                                               " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0)")),
+                // A wallet cursor as the engine of that version wrote it: version 7 names the asset of older ones.
+                QVERIFY2(q.exec(from >= 7 ? QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at, asset)"
+                                                           " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0, 'BTC')")
+                                          : QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at)"
+                                                           " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0)")),
                          qPrintable(q.lastError().text()));
             }
             session.close();
