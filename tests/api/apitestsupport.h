@@ -85,14 +85,15 @@ inline quint16 freePort()
 // Passwords and the sealing key come from SD_TEST_XMR_PASSWORD, SD_TEST_DB_PASSWORD, SD_TEST_API_SEALING
 // (startApiEngine sets them). `xmr` and `api` are further lines of those sections; withDeadBtc also offers
 // BTC through a wallet that is down (nothing is asked of it unless a customer chooses it).
-inline QString apiEngineIni(const QString &db, const QString &walletUrl, const QString &walletUser, quint32 account,
-                            quint16 port, const QString &xmr, const QString &api, bool withDeadBtc)
+// daemonUrl: the wallet's monerod (daemon_rpc_url), whose chain facts the engine's expiry and reversals need.
+inline QString apiEngineIni(const QString &db, const QString &walletUrl, const QString &walletUser, const QString &daemonUrl,
+                            quint32 account, quint16 port, const QString &xmr, const QString &api, bool withDeadBtc)
 {
     QString text = QStringLiteral("[database]\nurl=%1\npassword_env=SD_TEST_DB_PASSWORD\n"
                                   "[rates]\nsource=manual\nmanual_xmr_usd=150.00\nmanual_btc_usd=65000\n"
                                   "[xmr]\nwallet_rpc_url=%2\nwallet_rpc_user=%3\nwallet_rpc_password_env=SD_TEST_XMR_PASSWORD\n"
-                                  "account_index=%4\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
-                       .arg(db, walletUrl, walletUser)
+                                  "daemon_rpc_url=%4\naccount_index=%5\nrequest_timeout_ms=20000\nmin_confirmations=1\n")
+                       .arg(db, walletUrl, walletUser, daemonUrl)
                        .arg(account);
     text += xmr + QStringLiteral("[api]\nlisten=127.0.0.1:%1\nsecret_key_env=SD_TEST_API_SEALING\n").arg(port) + api;
     if (withDeadBtc)

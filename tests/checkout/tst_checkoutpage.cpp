@@ -72,7 +72,7 @@ QString TestCheckoutPage::writeIni(const QString &name, quint16 port, const QStr
 {
     const QString path = m_dir.filePath(name + QStringLiteral(".ini"));
     // quote_window / grace_window: 20 s each for invoices that do not ask otherwise (the grace case).
-    chaos::writeFile(path, apiEngineIni(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser, m_account, port,
+    chaos::writeFile(path, apiEngineIni(db, m_regtest->env().merchant.toString(), m_regtest->env().merchantUser, m_regtest->env().daemonRpcUrl(), m_account, port,
                                         QStringLiteral("poll_interval_ms=300\nquote_window=20\ngrace_window=20\n"),
                                         QStringLiteral("store_name=Corner Café\nrequests_per_minute=100000\n"
                                                        "checkout_requests_per_minute=100000\n"),
@@ -318,6 +318,13 @@ void TestCheckoutPage::graceThenExpiredThenLate()
                                               "Please do not send it again\\.$")).value(QStringLiteral("ok")).toBool());
     QVERIFY(!m_browser.visible(QStringLiteral("#qr"))); // no new payment invited once the quote is over
     QVERIFY(!shot(QStringLiteral("checkout-phone-grace")).isEmpty());
+    // The engine closes the invoice once a poll after the hard boundary completed and the chain passed it too
+    // (a block stamped after it): mine one once the boundary is over.
+    const qint64 boundary = qint64(inv.value(QStringLiteral("monitoringExpiration")).toDouble());
+    QVERIFY(boundary > 0);
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentSecsSinceEpoch() > boundary + 1, 60000);
+    auto passed = m_regtest->mine(1);
+    QVERIFY2(passed, passed ? "" : qPrintable(passed.error()));
     const QJsonObject expired = m_browser.waitText(QStringLiteral("#outcome-title"), QStringLiteral("^This invoice has expired$"), 60000);
     QVERIFY2(expired.value(QStringLiteral("ok")).toBool(), qPrintable(expired.value(QStringLiteral("error")).toString()));
     QTRY_COMPARE_WITH_TIMEOUT(status(m_main, id).value(QStringLiteral("status")).toString(), QStringLiteral("expired"), 30000);
