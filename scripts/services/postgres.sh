@@ -17,7 +17,7 @@
 # on the same port.
 #
 # For a developer's long-lived cluster:
-#   POSTGRES_TEST_LIB_ONLY=1 source scripts/lib/common.sh scripts/services/postgres.sh
+#   source scripts/lib/common.sh; POSTGRES_TEST_LIB_ONLY=1 source scripts/services/postgres.sh
 #   postgres_test_start /tmp/pg && source /tmp/pg/env      ...      postgres_test_stop /tmp/pg
 
 _pg_log() { printf '[postgres] %s\n' "$*" >&2; }
