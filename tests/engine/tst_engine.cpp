@@ -77,6 +77,8 @@ private Q_SLOTS:
     // An in-time payment that comes back (3), when the engine was not watching (4), effective times (5).
     void inTimePaymentThatComesBackSettles();
     void lateMoneyWhileTheEngineWasDownIsMarked();
+    void lateMoneyBetweenTwoPollsOfARunningEngineIsNotMarked();
+    void engineDownForSecondsIsMarked();
     void walletClockAheadIsDegradedAndClamped();
     void expiryWaitsForAPollThatStartedAfterTheBoundary();
     void catchesUpOnHistoryBeforeExpiring();
@@ -785,6 +787,60 @@ void TestEngine::lateMoneyWhileTheEngineWasDownIsMarked()
     QVERIFY(item.unwatched());
     QCOMPARE(item.unwatchedFrom, toQDateTime(hard - 30s));
     QCOMPARE(item.unwatchedTo, toQDateTime(hard + 120s));
+}
+
+void TestEngine::lateMoneyBetweenTwoPollsOfARunningEngineIsNotMarked()
+{
+    // The engine polls every 8 s and never stops. The payment enters the pool after one poll and is mined
+    // before the next, after the boundary: the wallet reports only the block time, so it is late, but the
+    // engine was running the whole time. The poll that records it is part of the coverage.
+    m_pollIntervalMs = 8'000;
+    startEngine();
+    const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
+    const TimePoint hard = inv.invoice.terms.graceExpiresAt;
+    for (const auto at : {hard - 21s, hard - 13s, hard - 5s}) {
+        m_clock->set(at);
+        pollOnce();
+    }
+    m_backend->standing = snapshot(110, {minedAt(deposit(inv.address, "tx-between", XMR, hard + 1s, 1, 110), 110)});
+    m_clock->set(hard + 3s);
+    pollOnce();
+    QTRY_COMPARE(stateOf(inv.id), InvoiceState::Expired);
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().reason, RefundReason::Late);
+    QVERIFY2(!items->first().unwatched(),
+             qPrintable(QStringLiteral("marked \"not running\" from %1 to %2 though the engine polled every 8 s")
+                            .arg(items->first().unwatchedFrom.toString(Qt::ISODateWithMs),
+                                 items->first().unwatchedTo.toString(Qt::ISODateWithMs))));
+}
+
+void TestEngine::engineDownForSecondsIsMarked()
+{
+    // Polls every second; down for 25 s across the boundary, far longer than a running engine leaves between
+    // two polls: a real gap, though shorter than a minute.
+    m_pollIntervalMs = 1'000;
+    startEngine();
+    const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
+    const TimePoint hard = inv.invoice.terms.graceExpiresAt;
+    m_clock->set(hard - 15s);
+    pollOnce();
+    m_engine->stop();
+    m_engine.reset();
+    m_backends.clear();
+    m_clock->set(hard + 10s);
+    m_prepare = [&](ScriptedBackend &b) {
+        b.queue.enqueue(snapshot(110, {minedAt(deposit(inv.address, "tx-down", XMR, hard + 4s, 2, 108), 108)}));
+    };
+    startEngine();
+    QTRY_COMPARE(stateOf(inv.id), InvoiceState::Expired);
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    const RefundItem &item = items->first();
+    QCOMPARE(item.reason, RefundReason::Late);
+    QVERIFY(item.unwatched());
+    QCOMPARE(item.unwatchedFrom, toQDateTime(hard - 15s));
+    QCOMPARE(item.unwatchedTo, toQDateTime(hard + 10s));
 }
 
 void TestEngine::walletClockAheadIsDegradedAndClamped()
