@@ -20,12 +20,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+41"/>
+        <location line="+50"/>
         <source>%1 %2</source>
         <translation>%1 %2</translation>
     </message>
     <message>
-        <location line="-39"/>
+        <location line="-48"/>
         <source>wallet &quot;%1&quot;</source>
         <translation>Wallet „%1“</translation>
     </message>
@@ -38,6 +38,11 @@
         <location line="+4"/>
         <source>height %1</source>
         <translation>Höhe %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>monerod at %1 (height %2)</source>
+        <translation>monerod unter %1 (Höhe %2)</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -67,12 +72,17 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+31"/>
+        <location line="+38"/>
         <source>connected: %1</source>
         <translation>verbunden: %1</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-35"/>
+        <source>; but monerod at %1 cannot be reached: no payment is recorded until [xmr] daemon_rpc_url names a reachable monerod</source>
+        <translation>; aber monerod unter %1 ist nicht erreichbar: Es werden keine Zahlungen erfasst, bis [xmr] daemon_rpc_url einen erreichbaren monerod nennt</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>empty: Settledesk will create its tables</source>
         <translation>leer: Settledesk legt seine Tabellen an</translation>
     </message>
@@ -117,7 +127,7 @@
         <translation>1 %1 = %2 %3 von %4, Kurs %5</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>connection refused on %1</source>
         <translation>Verbindung abgelehnt auf %1</translation>
     </message>

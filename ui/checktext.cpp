@@ -31,6 +31,8 @@ QString connectedWallet(const ConnectionCheckResult &r, bool &warning)
         parts << r.network;
     if (r.height)
         parts << CheckWords::tr("height %1").arg(*r.height);
+    if (r.daemonHeight)
+        parts << CheckWords::tr("monerod at %1 (height %2)").arg(r.daemonEndpoint).arg(*r.daemonHeight);
     if (r.balance)
         parts << CheckWords::tr("balance %1").arg(DisplayText::amountWithUnit(*r.balance, r.asset));
     if (r.tokenDecimals)
@@ -40,7 +42,14 @@ QString connectedWallet(const ConnectionCheckResult &r, bool &warning)
         parts << CheckWords::tr("view-only: refunds will be manual payouts");
         warning = true;
     }
-    return CheckWords::tr("connected: %1").arg(parts.join(QStringLiteral(", ")));
+    QString words = CheckWords::tr("connected: %1").arg(parts.join(QStringLiteral(", ")));
+    if (!r.daemonFailure.isEmpty()) {
+        // The wallet answers, but without its daemon the engine learns nothing of the chain: no payments.
+        words += CheckWords::tr("; but monerod at %1 cannot be reached: no payment is recorded until [xmr] "
+                                "daemon_rpc_url names a reachable monerod").arg(r.daemonEndpoint);
+        warning = true;
+    }
+    return words;
 }
 
 QString schemaWords(const ConnectionCheckResult &r)
@@ -98,6 +107,8 @@ CheckText CheckWords::describe(const ConnectionCheckResult &r)
             t.headline = connectedDatabase(r, t.warning);
         } else {
             t.headline = connectedWallet(r, t.warning);
+            if (!r.daemonFailure.isEmpty())
+                t.detail = r.daemonFailure;
         }
         break;
     }

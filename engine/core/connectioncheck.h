@@ -77,6 +77,12 @@ struct ConnectionCheckResult
     std::optional<bool> viewOnly;     // the wallet cannot sign: refunds become manual payouts
     QString walletName;
     std::optional<quint64> height;
+    // Monero: the daemon the poll asks for chain facts ([xmr] daemon_rpc_url or the wallet's host on 18081).
+    // Without it no payment is recorded: `daemonFailure` says why it cannot be reached (the wallet itself
+    // answered, so the test is ok, with a warning).
+    QString daemonEndpoint;
+    std::optional<quint64> daemonHeight;
+    QString daemonFailure;
     std::optional<quint64> chainId;   // Ethereum
     QString tokenSymbol;
     std::optional<int> tokenDecimals;

@@ -216,7 +216,10 @@ void WalletPoller::onPolled(quint64 requestId, const WalletSnapshot &snapshot)
 
 bool WalletPoller::record(Store &store, Poll &p)
 {
-    QList<RecordOutcome> outcomes;
+    // This poll is coverage too: late money it records is judged with it (chainwatch.h unwatchedGap).
+    const RecordingPoll self{p.startedAt, coverageSlack(std::chrono::milliseconds(m_config.pollIntervalMs))};
+    for (Observation &o : p.snapshot.transfers)
+        o.poll = self;
     auto recorded = store.recordObservations(p.snapshot.transfers, p.observedAt);
     if (!recorded) {
         m_host.storeFailed(recorded.error());

@@ -1,6 +1,7 @@
 #include "chainwatch.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace sd {
 
@@ -109,9 +110,10 @@ VanishVerdict judgeVanished(bool mined, const ChainEvidence &e)
 
 Milliseconds coverageSlack(Milliseconds pollInterval)
 {
-    // Three intervals: one poll may fail or be slow without opening a gap; never less than a minute, the
-    // time a wallet takes to scan its pool on its own.
-    return std::max(pollInterval * 3, Milliseconds(60'000));
+    // Three intervals: one poll may fail (its backoff doubles the wait) or be slow without opening a gap;
+    // with short intervals at least ten seconds more than one, for the poll's own duration (a wallet
+    // refreshing, a request that times out). An engine away for longer was not watching.
+    return std::max(pollInterval * 3, pollInterval + Milliseconds(10'000));
 }
 
 bool continuesCoverage(const CoverageInterval &last, TimePoint pollStart, Milliseconds slack)
@@ -119,13 +121,23 @@ bool continuesCoverage(const CoverageInterval &last, TimePoint pollStart, Millis
     return pollStart >= last.from && pollStart <= last.to + slack;
 }
 
-std::optional<CoverageGap> unwatchedGap(std::span<const CoverageInterval> coverage, TimePoint boundary,
-                                        TimePoint blockTime, TimePoint now)
+std::optional<CoverageGap> unwatchedGap(std::span<const CoverageInterval> stored, TimePoint boundary,
+                                        TimePoint blockTime, TimePoint now, std::optional<RecordingPoll> recording)
 {
     if (blockTime <= boundary)
         return std::nullopt; // not late by its block time
-    if (coverage.empty())
+    if (stored.empty())
         return std::nullopt; // nothing recorded of when anyone watched (a database from before coverage): no claim
+    std::vector<CoverageInterval> coverage(stored.begin(), stored.end());
+    if (recording) {
+        // The poll recording the deposit is a completed poll too: a running engine leaves no gap.
+        const auto newest = std::max_element(coverage.begin(), coverage.end(), [](const CoverageInterval &a,
+                                                                                 const CoverageInterval &b) { return a.to < b.to; });
+        if (continuesCoverage(*newest, recording->startedAt, recording->slack))
+            newest->to = std::max(newest->to, recording->startedAt);
+        else
+            coverage.push_back(CoverageInterval{recording->startedAt, recording->startedAt});
+    }
     std::optional<TimePoint> from; // the last covered instant before the boundary
     std::optional<TimePoint> to;   // the first covered instant after it
     for (const CoverageInterval &c : coverage) {

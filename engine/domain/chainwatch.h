@@ -138,11 +138,23 @@ struct CoverageGap
     bool operator==(const CoverageGap &) const = default;
 };
 
+// The poll that is recording a deposit: the wallet answered it, so it counts as coverage, though its
+// completion (Store::completePoll) is written only after what it reported.
+struct RecordingPoll
+{
+    TimePoint startedAt;
+    Milliseconds slack; // coverageSlack of the poll interval
+    bool operator==(const RecordingPoll &) const = default;
+};
+
 // A late deposit known only by its block time may have been sent in time when nobody watched its wallet
 // at the boundary: the gap of `coverage` (intervals of the asset, in any order) that contains both the
-// invoice's hard boundary and the block time. `now` ends a gap no coverage has closed yet. Without any
-// coverage recorded for the asset there is no claim to make.
+// invoice's hard boundary and the block time. A gap is a real period without completed polls: the
+// `recording` poll continues the newest interval (within its slack) or begins one, as completePoll will
+// record it. `now` ends a gap no coverage has closed yet. Without any coverage recorded for the asset
+// there is no claim to make.
 std::optional<CoverageGap> unwatchedGap(std::span<const CoverageInterval> coverage, TimePoint boundary,
-                                        TimePoint blockTime, TimePoint now);
+                                        TimePoint blockTime, TimePoint now,
+                                        std::optional<RecordingPoll> recording = std::nullopt);
 
 } // namespace sd

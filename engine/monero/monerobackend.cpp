@@ -56,6 +56,13 @@ QUrl MoneroBackend::daemonUrl(const AssetConfig &config)
     return url;
 }
 
+QString MoneroBackend::daemonFailure(const AssetConfig &config, const RpcError &error)
+{
+    QUrl base = daemonUrl(config).adjusted(QUrl::RemoveUserInfo | QUrl::RemovePath | QUrl::RemoveQuery);
+    return QStringLiteral("cannot reach monerod at %1 for chain facts: %2 [xmr] daemon_rpc_url (%3)")
+        .arg(base.toString(), config.daemonRpcUrl.isEmpty() ? QStringLiteral("set") : QStringLiteral("check"), error.message);
+}
+
 QString MoneroBackend::backendId() const
 {
     // Credentials written into the URL never end up in a cursor key, a log or the status bar.
@@ -82,7 +89,7 @@ void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
     // catching up (a rescan, a rebuilt cache): then it is more than a block or two behind.
     m_daemon->getInfo([this, requestId, fromHeight](RpcResult<MoneroDaemonInfo> info) {
         if (!info)
-            return Q_EMIT requestFailed(requestId, info.error().message);
+            return Q_EMIT requestFailed(requestId, daemonFailure(m_config, info.error()));
         pollWallet(requestId, fromHeight, *info);
     });
 }
@@ -143,7 +150,8 @@ void MoneroBackend::addTip(quint64 requestId, WalletSnapshot snapshot)
             // the node vouches for, so no tip time; the horizon stays where it was.
             if (aheadOfNode && tip.error().kind == RpcError::Rpc)
                 return Q_EMIT polled(requestId, snapshot);
-            return Q_EMIT requestFailed(requestId, tip.error().message);
+            return Q_EMIT requestFailed(requestId, tip.error().kind == RpcError::Rpc ? tip.error().message
+                                                                                      : daemonFailure(m_config, tip.error()));
         }
         if (tip->timestamp > MaxTimestamp)
             return Q_EMIT requestFailed(requestId, QStringLiteral("Monero daemon RPC: block %1 has an impossible timestamp %2")
@@ -162,7 +170,8 @@ void MoneroBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit
             txids << QString::fromStdString(d.key.txid);
     m_daemon->getTransactions(txids, [this, requestId, deposits](RpcResult<QHash<QString, MoneroTxStatus>> known) {
         if (!known)
-            return Q_EMIT requestFailed(requestId, known.error().message);
+            return Q_EMIT requestFailed(requestId, known.error().kind == RpcError::Rpc ? known.error().message
+                                                                                        : daemonFailure(m_config, known.error()));
         QList<ChainEvidence> evidence;
         for (const VanishedDeposit &d : deposits) {
             const MoneroTxStatus status = known->value(QString::fromStdString(d.key.txid));

@@ -39,11 +39,15 @@ public:
     MoneroDaemonClient *daemon() { return m_daemon; }
     // daemon_rpc_url, or the wallet's host on monerod's default mainnet RPC port (18081) with /json_rpc.
     static QUrl daemonUrl(const AssetConfig &config);
+    // Why a daemon call failed, in words that name the daemon and the setting: without monerod no payment
+    // is recorded ("cannot reach monerod at http://host:18081 for chain facts: set [xmr] daemon_rpc_url").
+    static QString daemonFailure(const AssetConfig &config, const RpcError &error);
 
     // The setup assistant's Test (monerocheck.cpp): get_version (is it monero-wallet-rpc, does the login
     // work), get_address of the account (a wallet open, the account there), validate_address of it (its
-    // network against config.network), get_balance, get_height, and sign_transfer with no transaction
-    // (a view-only wallet refuses it as such; a full one as unreadable data, so nothing is ever signed).
+    // network against config.network), get_balance, get_height, sign_transfer with no transaction
+    // (a view-only wallet refuses it as such; a full one as unreadable data, so nothing is ever signed), and
+    // the daemon's get_info at daemonUrl (the poll's chain facts come from it).
     static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                       QObject *context, ConnectionCheckDone done);
 

@@ -1,5 +1,6 @@
 // MoneroBackend::check: the wallet RPC as the setup assistant tests it.
 #include "monerobackend.h"
+#include "monerodaemonclient.h"
 
 #include <memory>
 
@@ -23,6 +24,24 @@ QString addressNetwork(const QString &configured)
 
 using MoneroCheck = ConnectionCheckRun<MoneroWalletClient>;
 
+// The daemon last: the wallet answered; whether the poll can get its chain facts is a fact of its own.
+void checkDaemon(const std::shared_ptr<MoneroCheck> &c, QNetworkAccessManager *nam)
+{
+    JsonRpcClient::Options options;
+    options.url = MoneroBackend::daemonUrl(c->config);
+    options.timeoutMs = std::min(c->config.requestTimeoutMs, 10000);
+    options.peerName = QStringLiteral("Monero daemon RPC");
+    c->result.daemonEndpoint = ConnectionCheckResult::endpointOf(options.url);
+    auto *daemon = new MoneroDaemonClient(nam, std::move(options), c->client);
+    daemon->getInfo([c](RpcResult<MoneroDaemonInfo> info) {
+        if (!info)
+            c->result.daemonFailure = MoneroBackend::daemonFailure(c->config, info.error());
+        else
+            c->result.daemonHeight = info->height;
+        c->finish();
+    });
+}
+
 } // namespace
 
 void MoneroBackend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
@@ -44,7 +63,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
     c->client = new MoneroWalletClient(nam, std::move(options), context);
 
     // get_version answers without a wallet open; monerod answers it too, with a daemon's fields.
-    c->client->rpc()->call(QStringLiteral("get_version"), JsonValue::object(), [c](RpcResult<JsonValue> version) {
+    c->client->rpc()->call(QStringLiteral("get_version"), JsonValue::object(), [c, nam](RpcResult<JsonValue> version) {
         if (!version)
             return c->fail(version.error());
         JsonReader r(*version, QStringLiteral("get_version"));
@@ -57,7 +76,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
             return c->finish();
         }
         c->result.version = QStringLiteral("%1.%2").arg(v >> 16).arg(v & 0xffff);
-        c->client->getAddress(c->config.accountIndex, [c](RpcResult<QString> address) {
+        c->client->getAddress(c->config.accountIndex, [c, nam](RpcResult<QString> address) {
             if (!address) {
                 if (address.error().kind == RpcError::Rpc && address.error().code == NoWalletFile) {
                     c->result.problem = ConnectionCheckResult::NoWallet;
@@ -71,7 +90,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
                 }
                 return c->fail(address.error());
             }
-            c->client->validateAddress(*address, [c](RpcResult<MoneroAddressCheck> checked) {
+            c->client->validateAddress(*address, [c, nam](RpcResult<MoneroAddressCheck> checked) {
                 if (!checked)
                     return c->fail(checked.error());
                 c->result.network = checked->nettype;
@@ -82,11 +101,11 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
                 // Agreed: the configured name (a regtest wallet's addresses look like mainnet's).
                 if (!c->config.network.isEmpty())
                     c->result.network = c->config.network;
-                c->client->getBalance(c->config.accountIndex, [c](RpcResult<MoneroBalance> balance) {
+                c->client->getBalance(c->config.accountIndex, [c, nam](RpcResult<MoneroBalance> balance) {
                     if (!balance)
                         return c->fail(balance.error());
                     c->result.balance = balance->balance;
-                    c->client->getHeight([c](RpcResult<quint64> height) {
+                    c->client->getHeight([c, nam](RpcResult<quint64> height) {
                         if (!height)
                             return c->fail(height.error());
                         c->result.height = *height;
@@ -94,7 +113,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
                         probe.insert(QStringLiteral("unsigned_txset"), JsonValue::string(QStringLiteral("00")));
                         // Never `sign`: a 0.18.0.0 view-only wallet aborts on it (assertion in
                         // generate_signature, measured); sign_transfer checks for watch-only first.
-                        c->client->rpc()->call(QStringLiteral("sign_transfer"), probe, [c](RpcResult<JsonValue> signedTx) {
+                        c->client->rpc()->call(QStringLiteral("sign_transfer"), probe, [c, nam](RpcResult<JsonValue> signedTx) {
                             // Anything else (a restricted RPC refusing the command): not known, not said.
                             if (!signedTx && signedTx.error().kind == RpcError::Rpc) {
                                 if (signedTx.error().code == WatchOnly || signedTx.error().code == BadUnsignedTxData)
@@ -102,7 +121,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
                             } else if (!signedTx) {
                                 return c->fail(signedTx.error());
                             }
-                            c->finish();
+                            checkDaemon(c, nam);
                         });
                     });
                 });

@@ -234,10 +234,10 @@ private:
     StoreResult<RecordOutcome> redeliverOrphan(const DepositRecord &known, const Observation &o, TimePoint now,
                                                RecordOutcome outcome);
     StoreResult<RecordOutcome> reverseOrphan(const DepositRecord &known, TimePoint now, RecordOutcome outcome);
-    // Marks late refund item `refundId` with the gap in the asset's coverage that holds both the invoice's
-    // boundary and the deposit's block time, if there is one (chainwatch.h unwatchedGap).
-    StoreResult<void> markUnwatched(qint64 refundId, const QString &asset, TimePoint boundary, TimePoint blockTime,
-                                    TimePoint now);
+    // Marks late refund item `refundId` with the gap in the asset's coverage, counting the poll that reports
+    // `o`, that holds both the invoice's boundary and the deposit's block time, if there is one
+    // (chainwatch.h unwatchedGap).
+    StoreResult<void> markUnwatched(qint64 refundId, const Observation &o, TimePoint boundary, TimePoint now);
     // "write event + touch invoice" for money that moved beside the invoice (held deposits).
     StoreResult<void> noteOnInvoice(std::optional<qint64> invoiceId, InvoiceState state, const QString &why, TimePoint now);
     StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);

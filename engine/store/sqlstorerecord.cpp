@@ -643,7 +643,7 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
         if (!refundId)
             return std::unexpected(refundId.error());
         if (!*known && o.height) { // late by its block time alone: was anybody watching at the boundary?
-            if (auto marked = markUnwatched(*refundId, o.asset, record->invoice.terms.graceExpiresAt, o.effectiveAt, now);
+            if (auto marked = markUnwatched(*refundId, o, record->invoice.terms.graceExpiresAt, now);
                 !marked)
                 return std::unexpected(marked.error());
         }
@@ -813,13 +813,12 @@ StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known,
     return out;
 }
 
-StoreResult<void> SqlStore::markUnwatched(qint64 refundId, const QString &asset, TimePoint boundary, TimePoint blockTime,
-                                         TimePoint now)
+StoreResult<void> SqlStore::markUnwatched(qint64 refundId, const Observation &o, TimePoint boundary, TimePoint now)
 {
-    auto intervals = coverage(asset);
+    auto intervals = coverage(o.asset);
     if (!intervals)
         return std::unexpected(intervals.error());
-    const std::optional<CoverageGap> gap = unwatchedGap(*intervals, boundary, blockTime, now);
+    const std::optional<CoverageGap> gap = unwatchedGap(*intervals, boundary, o.effectiveAt, now, o.poll);
     if (!gap)
         return {};
     auto marked = m_session.execute(QStringLiteral("UPDATE refund_items SET unwatched_from = :from, unwatched_to = :to WHERE id = :id"),

@@ -219,6 +219,7 @@ struct Observation
     std::optional<quint64> height; // empty while in the mempool
     QString blockHash;
     quint64 unlockTime = 0; // Monero unlock_time as the wallet reports it (0: none)
+    std::optional<RecordingPoll> poll; // the poll reporting it, part of the coverage (empty: outside a poll)
 };
 
 // The effect of recording one observation, reversal or clock sweep on one invoice or on the refund queue.

@@ -50,6 +50,7 @@ private Q_SLOTS:
     void moneroRightPasswordIsConnected();
     void moneroWrongPasswordIsDigestRefused();
     void moneroDeadPortIsRefused();
+    void moneroDeadDaemonIsAWarning();
     void moneroWrongNetworkIsNamed();
     void moneroDaemonIsNotAWallet();
     void moneroInvalidUrlSaysSo();
@@ -176,8 +177,12 @@ void TestConnectionCheck::moneroRightPasswordIsConnected()
     QCOMPARE(r.viewOnly, std::optional<bool>(false)); // the merchant wallet has its spend key
     QCOMPARE(r.network, QStringLiteral("regtest")); // as configured (its addresses have the mainnet format)
     QVERIFY(r.checkedAt.isValid());
+    QVERIFY2(r.daemonHeight && *r.daemonHeight > 0, qPrintable(r.daemonFailure)); // its daemon answered too
+    QVERIFY(r.daemonFailure.isEmpty());
     const ui::CheckText t = ui::CheckWords::describe(r);
     QVERIFY(t.ok);
+    QVERIFY2(!t.warning, qPrintable(t.headline));
+    QVERIFY2(t.headline.contains(QStringLiteral("monerod at %1 (height ").arg(r.daemonEndpoint)), qPrintable(t.headline));
     QVERIFY2(t.headline.startsWith(QStringLiteral("connected: monero-wallet-rpc (RPC ")), qPrintable(t.headline));
     QVERIFY2(t.headline.contains(QStringLiteral("account 0")), qPrintable(t.headline));
     QVERIFY2(t.headline.contains(QStringLiteral("balance ")) && t.headline.contains(QStringLiteral("XMR")),
@@ -205,6 +210,29 @@ void TestConnectionCheck::moneroDeadPortIsRefused()
     const ConnectionCheckResult r = check(request);
     QCOMPARE(r.problem, ConnectionCheckResult::Refused);
     QCOMPARE(ui::CheckWords::describe(r).headline, QStringLiteral("connection refused on 127.0.0.1:%1").arg(port));
+}
+
+void TestConnectionCheck::moneroDeadDaemonIsAWarning()
+{
+    // The wallet answers, its daemon does not: the test says that no payment will be recorded, and why.
+    REQUIRE_MONERO();
+    ConnectionCheckRequest request = moneroRequest(m_rt->merchantPassword());
+    const quint16 port = deadPort();
+    request.wallet.daemonRpcUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    const ConnectionCheckResult r = check(request);
+    QVERIFY2(r.ok(), qPrintable(r.detail)); // the wallet itself is fine
+    QCOMPARE(r.daemonEndpoint, QStringLiteral("127.0.0.1:%1").arg(port));
+    QVERIFY(!r.daemonHeight);
+    QVERIFY2(r.daemonFailure.startsWith(QStringLiteral("cannot reach monerod at http://127.0.0.1:%1 for chain facts").arg(port)),
+             qPrintable(r.daemonFailure));
+    const ui::CheckText t = ui::CheckWords::describe(r);
+    QVERIFY(t.ok);
+    QVERIFY(t.warning);
+    QVERIFY2(t.headline.startsWith(QStringLiteral("connected: monero-wallet-rpc")), qPrintable(t.headline));
+    QVERIFY2(t.headline.endsWith(QStringLiteral("; but monerod at 127.0.0.1:%1 cannot be reached: no payment is recorded until "
+                                                "[xmr] daemon_rpc_url names a reachable monerod").arg(port)),
+             qPrintable(t.headline));
+    QCOMPARE(t.detail, r.daemonFailure);
 }
 
 void TestConnectionCheck::moneroWrongNetworkIsNamed()

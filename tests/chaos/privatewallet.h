@@ -185,6 +185,7 @@ public:
     bool rescanning = false;
     quint64 rescanHeight = 1;
     int answeredAsRescanning = 0;
+    int transfersAsked = 0; // get_transfers requests, answered either way: the engine's polls
 
 private:
     void onData(QTcpSocket *socket)
@@ -198,6 +199,8 @@ private:
         const auto doc = parseJson(body);
         const QString method = doc && doc->find(u"method") ? doc->find(u"method")->toString() : QString();
         const QByteArray id = doc && doc->find(u"id") ? doc->find(u"id")->serialize() : QByteArray("0");
+        if (method == QLatin1String("get_transfers"))
+            ++transfersAsked;
         if (rescanning && (method == QLatin1String("get_height") || method == QLatin1String("get_transfers"))) {
             ++answeredAsRescanning;
             const QByteArray result = method == QLatin1String("get_height")

@@ -17,6 +17,7 @@
 #include "chaossupport.h"
 #include "engine.h"
 #include "monerobackend.h"
+#include "laggingnode.h"
 #include "privatewallet.h"
 #include "regtest.h"
 
@@ -54,15 +55,21 @@ private Q_SLOTS:
     void rescanWhileTheEnginePollsReversesNothing();
     void cachelessRestartReversesNothingAndSkipsReusedSubaddresses();
     void paymentPoppedAfterTheBoundaryComesBackAndSettles();
+    void poolPaymentFlushedAfterTheBoundaryComesBackAndSettles();
     void engineDownAcrossTheBoundaryMarksTheLateItem();
+    void laggingNodeIsSyncingUntilItCatchesUp();
 
 private:
-    void startEngine(int minConfirmations = 1, int pollMs = 300);
+    // Starts the engine and, with `waitForOk`, waits until its wallet is healthy.
+    void startEngine(int minConfirmations = 1, int pollMs = 300, bool waitForOk = true);
     void stopEngine();
     InvoiceRecord create(const QString &amount, Seconds quote, Seconds grace);
     InvoiceRecord record(qint64 id);
     QList<InvoiceRecord> all();
     int reversedDeposits();
+    // `sent` paid `inv` in time and was reversed (the node proved it gone) after the boundary: the invoice
+    // stays open for the reorg watch; relayed again and mined, it counts with its in-time effective time.
+    void reversedInTimeMoneyComesBackAndSettles(const InvoiceRecord &inv, const test::Regtest::Sent &sent);
     BackendStatus lastStatus() const { return m_statuses.isEmpty() ? BackendStatus{} : m_statuses.last(); }
 
     std::unique_ptr<test::Regtest> m_rt;
@@ -74,6 +81,7 @@ private:
     QList<BackendStatus> m_statuses;
     QStringList m_alerts;
     quint32 m_account = 0; // this case's account of the private wallet
+    QString m_daemonUrl;   // daemon_rpc_url when not the shared daemon's
 };
 
 void TestChainOps::initTestCase()
@@ -98,6 +106,7 @@ void TestChainOps::cleanupTestCase()
 
 void TestChainOps::init()
 {
+    m_daemonUrl.clear();
     m_db = std::make_unique<sdtest::TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
     QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
     qputenv(DbPasswordEnv, m_db->password().toUtf8());
@@ -124,7 +133,7 @@ void TestChainOps::cleanup()
     m_db.reset();
 }
 
-void TestChainOps::startEngine(int minConfirmations, int pollMs)
+void TestChainOps::startEngine(int minConfirmations, int pollMs, bool waitForOk)
 {
     Config c;
     c.databaseUrl = m_db->url();
@@ -133,7 +142,7 @@ void TestChainOps::startEngine(int minConfirmations, int pollMs)
     xmr.asset = QStringLiteral("XMR");
     xmr.enabled = true;
     xmr.walletRpcUrl = m_proxy->url().toString(); // the private wallet, through the proxy
-    xmr.daemonRpcUrl = m_rt->env().daemonRpcUrl();
+    xmr.daemonRpcUrl = m_daemonUrl.isEmpty() ? m_rt->env().daemonRpcUrl() : m_daemonUrl;
     xmr.accountIndex = m_account;
     xmr.minConfirmations = quint32(minConfirmations);
     xmr.pollIntervalMs = pollMs;
@@ -148,7 +157,8 @@ void TestChainOps::startEngine(int minConfirmations, int pollMs)
     QSignalSpy started(m_engine.get(), &Engine::started);
     m_engine->start();
     QCOMPARE(started.count(), 1);
-    QTRY_VERIFY_WITH_TIMEOUT(lastStatus().health == BackendHealth::Ok, Wait);
+    if (waitForOk)
+        QTRY_VERIFY_WITH_TIMEOUT(lastStatus().health == BackendHealth::Ok, Wait);
 }
 
 void TestChainOps::stopEngine()
@@ -372,19 +382,47 @@ void TestChainOps::paymentPoppedAfterTheBoundaryComesBackAndSettles()
     SD_CHECK(m_rt->popBlocks(1));
     SD_CHECK(m_rt->flushPool({sent.txid}));
     SD_CHECK(m_rt->mine(1));
+    reversedInTimeMoneyComesBackAndSettles(inv, sent);
+}
+
+void TestChainOps::poolPaymentFlushedAfterTheBoundaryComesBackAndSettles()
+{
+    // Issue 16, 3(a): paid in full in time and `confirming` at 0 of 1 confirmations; after the hard boundary
+    // the node drops it from its pool unmined (flush_txpool, as a restarted or full node does). Before issue
+    // 16 the invoice expired and the whole payment became a `late` item when it was relayed again.
+    startEngine(1);
+    const InvoiceRecord inv = create(QStringLiteral("0.04"), 6s, 6s);
+    SD_TRY(auto sent, m_rt->transfer(inv.address, 4 * XMR / 100));
+    QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Confirming, Wait);
+    QVERIFY(!record(inv.id).deposits.first().height.has_value()); // seen in the pool
+    QVERIFY(QTest::qWaitFor([&] { return SystemClock::instance()->now() > inv.invoice.terms.graceExpiresAt + 1s; }, Wait));
+    SD_TRY(auto where, m_rt->transactionHeights({sent.txid}));
+    QVERIFY2(where.value(sent.txid, 1) == 0, "another test mined a block: the payment left the pool mined, not flushed");
+    SD_CHECK(m_rt->flushPool({sent.txid}));
+    SD_TRY(auto gone, m_rt->transactionHeights({sent.txid}));
+    QVERIFY2(!gone.contains(sent.txid), "the node still has the payment after flush_txpool");
+    QTRY_VERIFY_WITH_TIMEOUT(reversedDeposits() == 1, Wait);
+    reversedInTimeMoneyComesBackAndSettles(inv, sent);
+}
+
+void TestChainOps::reversedInTimeMoneyComesBackAndSettles(const InvoiceRecord &inv, const test::Regtest::Sent &sent)
+{
     QTRY_VERIFY_WITH_TIMEOUT(reversedDeposits() == 1, Wait);
     QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
     const int polled = int(m_statuses.size());
     QVERIFY(QTest::qWaitFor([&] { return m_statuses.size() > polled + 3; }, Wait)); // sweeps after it
     QCOMPARE(record(inv.id).invoice.state, InvoiceState::AwaitingPayment);
+    QVERIFY(m_store->refunds()->isEmpty());
     // The same transaction relayed again and mined: it counts with its in-time effective time and settles it.
     auto relayed = test::waitFor<QString>([&](auto done) { m_rt->customer().relayTx(sent.metadata, done); });
     QVERIFY2(relayed, relayed ? "" : qPrintable(relayed.error()));
     QCOMPARE(*relayed, sent.txid);
+    SD_CHECK(m_rt->waitUntilRelayed({sent.txid}));
     SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
     SD_CHECK(m_rt->mine(1));
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Settled, Wait);
     QVERIFY(m_store->refunds()->isEmpty());
+    QCOMPARE(record(inv.id).deposits.size(), 1);
     QVERIFY(record(inv.id).deposits.first().deposit.effectiveAt <= inv.invoice.terms.graceExpiresAt);
 }
 
@@ -412,6 +450,66 @@ void TestChainOps::engineDownAcrossTheBoundaryMarksTheLateItem()
     QVERIFY(item.unwatchedFrom.isValid() && fromQDateTime(item.unwatchedFrom) < hard - 11s);
     QVERIFY(fromQDateTime(item.unwatchedTo) > hard + 2s);
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Expired, Wait);
+}
+
+void TestChainOps::laggingNodeIsSyncingUntilItCatchesUp()
+{
+    // Issue 16, 2: the engine's daemon is a real second monerod that is behind (genesis only: a node of the
+    // merchant's own, freshly installed or restored), below the height already recorded. It is syncing:
+    // nothing reversed, the cursor never moves down, no invoice of XMR expires. Then it catches up (given
+    // the shared chain's blocks, as its p2p sync would) and the engine recovers by itself.
+    test::LaggingNode node;
+    QVERIFY2(node.start(), qPrintable(node.error()));
+    startEngine(1);
+    const InvoiceRecord paid = create(QStringLiteral("0.01"), 3600s, 600s);
+    SD_TRY(auto sent, m_rt->transfer(paid.address, XMR / 100));
+    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
+    QTRY_COMPARE_WITH_TIMEOUT(record(paid.id).invoice.state, InvoiceState::Settled, Wait);
+    const InvoiceRecord open = create(QStringLiteral("0.03"), 8s, 4s); // its boundary passes while the node lags
+    stopEngine();
+    const QString backend = QStringLiteral("xmr:") + m_proxy->url().toString();
+    const auto cursorHeight = [&]() -> quint64 {
+        auto cursor = m_store->cursor(backend);
+        if (!cursor || !*cursor)
+            qFatal("no cursor for %s: %s", qPrintable(backend), cursor ? "none" : qPrintable(cursor.error().message));
+        return (*cursor)->height;
+    };
+    const quint64 recorded = cursorHeight();
+
+    m_daemonUrl = node.url().toString();
+    warnings.clear();
+    startEngine(1, 300, false);
+    QTRY_VERIFY_WITH_TIMEOUT(lastStatus().health == BackendHealth::Syncing, Wait);
+    QVERIFY2(lastStatus().lastError.contains(QStringLiteral("the node is at height")), qPrintable(lastStatus().lastError));
+    QVERIFY(QTest::qWaitFor([&] { return SystemClock::instance()->now() > open.invoice.terms.graceExpiresAt + 1s; }, Wait));
+    SD_CHECK(m_rt->mine(1)); // the chain passes the boundary too: only the lagging node holds expiry back
+    const int polled = m_proxy->transfersAsked; // the health does not change, so it is not reported again
+    QVERIFY(QTest::qWaitFor([&] { return m_proxy->transfersAsked > polled + 3; }, Wait));
+    QCOMPARE(lastStatus().health, BackendHealth::Syncing);
+    QCOMPARE(record(open.id).invoice.state, InvoiceState::AwaitingPayment);
+    QCOMPARE(record(paid.id).invoice.state, InvoiceState::Settled);
+    QCOMPARE(reversedDeposits(), 0);
+    QCOMPARE(cursorHeight(), recorded);
+
+    // Caught up: the same blocks as the shared daemon (which other tests may extend meanwhile).
+    QElapsedTimer syncing;
+    syncing.start();
+    QVERIFY2(QTest::qWaitFor([&] {
+                 auto tip = m_rt->daemonHeight();
+                 if (!tip)
+                     return false;
+                 if (auto fed = node.catchUp(m_rt->daemon(), *tip); !fed) {
+                     qWarning("catching up: %s", qPrintable(fed.error()));
+                     return false;
+                 }
+                 return lastStatus().health == BackendHealth::Ok && record(open.id).invoice.state == InvoiceState::Expired;
+             }, 300000),
+             qPrintable(QStringLiteral("%1: %2").arg(QString::fromUtf8(name(lastStatus().health).data()), lastStatus().lastError)));
+    qInfo("the lagging node caught up in %lld ms", syncing.elapsed());
+    QCOMPARE(record(paid.id).invoice.state, InvoiceState::Settled);
+    QCOMPARE(reversedDeposits(), 0);
+    QVERIFY(cursorHeight() >= recorded);
+    QVERIFY(m_alerts.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestChainOps)

@@ -175,7 +175,8 @@ void TestChainWatch::vanishedDepositsNeedProof()
 
 void TestChainWatch::coverageExtendsWithinTheSlack()
 {
-    QCOMPARE(coverageSlack(2s), Milliseconds(60s));
+    QCOMPARE(coverageSlack(1s), Milliseconds(11s)); // short intervals: the poll's own duration
+    QCOMPARE(coverageSlack(8s), Milliseconds(24s));
     QCOMPARE(coverageSlack(60s), Milliseconds(180s));
     const CoverageInterval last{T0, T0 + 100s};
     QVERIFY(continuesCoverage(last, T0 + 102s, 60s));
@@ -208,6 +209,14 @@ void TestChainWatch::unwatchedGapHoldsBoundaryAndBlock()
     QVERIFY(!unwatchedGap({}, boundary, T0 + 1050s, T0 + 1300s).has_value());
     // A block time in time is not late by it.
     QVERIFY(!unwatchedGap(stillDown, boundary, boundary, T0 + 1300s).has_value());
+    // The poll recording the deposit counts: within the slack of the last one, the engine was polling.
+    QVERIFY(!unwatchedGap(stillDown, boundary, T0 + 1005s, T0 + 1011s, RecordingPoll{T0 + 1010s, 24s}).has_value());
+    // Beyond the slack it begins coverage of its own: the gap ends where it started.
+    QCOMPARE(unwatchedGap(stillDown, boundary, T0 + 1050s, T0 + 1300s, RecordingPoll{T0 + 1100s, 24s}),
+             std::optional<CoverageGap>(CoverageGap{T0 + 990s, T0 + 1100s}));
+    // ... also when the wallet reported it in the same poll that ended the gap before its block time.
+    QCOMPARE(unwatchedGap(startedLater, boundary, T0 + 1050s, T0 + 1300s, RecordingPoll{T0 + 1300s, 24s}),
+             std::optional<CoverageGap>(CoverageGap{std::nullopt, T0 + 1100s}));
 }
 
 QTEST_APPLESS_MAIN(TestChainWatch)

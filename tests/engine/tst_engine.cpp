@@ -76,7 +76,9 @@ private Q_SLOTS:
     void unrecordableDepositIsQuarantined();
     // An in-time payment that comes back (3), when the engine was not watching (4), effective times (5).
     void inTimePaymentThatComesBackSettles();
+    void lateMoneyWhileTheEngineWasDownIsMarked_data();
     void lateMoneyWhileTheEngineWasDownIsMarked();
+    void lateMoneyBetweenTwoPollsOfARunningEngineIsNotMarked();
     void walletClockAheadIsDegradedAndClamped();
     void expiryWaitsForAPollThatStartedAfterTheBoundary();
     void catchesUpOnHistoryBeforeExpiring();
@@ -759,22 +761,38 @@ void TestEngine::inTimePaymentThatComesBackSettles()
     QCOMPARE(m_store->refunds()->size(), 0);
 }
 
+void TestEngine::lateMoneyWhileTheEngineWasDownIsMarked_data()
+{
+    // Seconds from the hard boundary: the last poll before the engine went down, its return, the block.
+    QTest::addColumn<int>("pollMs");
+    QTest::addColumn<int>("lastPoll");
+    QTest::addColumn<int>("back");
+    QTest::addColumn<int>("block");
+    QTest::newRow("20 s polls, down 150 s (slack a minute)") << 20'000 << -30 << 120 << 40;
+    // Far longer than a running engine leaves between two polls: a real gap, though shorter than a minute.
+    QTest::newRow("1 s polls, down 25 s (slack 11 s)") << 1'000 << -15 << 10 << 4;
+}
+
 void TestEngine::lateMoneyWhileTheEngineWasDownIsMarked()
 {
-    // The engine watches, then is down across the boundary; the customer paid 11 s before it (the wallet saw
-    // it in its pool) and the block came after it; back, the wallet reports only the block time.
-    m_pollIntervalMs = 20'000; // coverage slack: a minute
+    // The engine watches, then is down across the boundary; the customer paid before it (the wallet saw it
+    // in its pool) and the block came after it; back, the wallet reports only the block time.
+    QFETCH(int, pollMs);
+    QFETCH(int, lastPoll);
+    QFETCH(int, back);
+    QFETCH(int, block);
+    m_pollIntervalMs = pollMs;
     startEngine();
     const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
     const TimePoint hard = inv.invoice.terms.graceExpiresAt;
-    m_clock->set(hard - 30s);
+    m_clock->set(hard + Seconds(lastPoll));
     pollOnce();
     m_engine->stop();
     m_engine.reset();
     m_backends.clear();
-    m_clock->set(hard + 120s);
+    m_clock->set(hard + Seconds(back));
     m_prepare = [&](ScriptedBackend &b) {
-        b.queue.enqueue(snapshot(110, {minedAt(deposit(inv.address, "tx-unseen", XMR, hard + 40s, 2, 108), 108)}));
+        b.queue.enqueue(snapshot(110, {minedAt(deposit(inv.address, "tx-unseen", XMR, hard + Seconds(block), 2, 108), 108)}));
     };
     startEngine();
     QTRY_COMPARE(stateOf(inv.id), InvoiceState::Expired);
@@ -783,8 +801,34 @@ void TestEngine::lateMoneyWhileTheEngineWasDownIsMarked()
     const RefundItem &item = items->first();
     QCOMPARE(item.reason, RefundReason::Late);
     QVERIFY(item.unwatched());
-    QCOMPARE(item.unwatchedFrom, toQDateTime(hard - 30s));
-    QCOMPARE(item.unwatchedTo, toQDateTime(hard + 120s));
+    QCOMPARE(item.unwatchedFrom, toQDateTime(hard + Seconds(lastPoll)));
+    QCOMPARE(item.unwatchedTo, toQDateTime(hard + Seconds(back)));
+}
+
+void TestEngine::lateMoneyBetweenTwoPollsOfARunningEngineIsNotMarked()
+{
+    // The engine polls every 8 s and never stops. The payment enters the pool after one poll and is mined
+    // before the next, after the boundary: the wallet reports only the block time, so it is late, but the
+    // engine was running the whole time. The poll that records it is part of the coverage.
+    m_pollIntervalMs = 8'000;
+    startEngine();
+    const InvoiceRecord inv = createInvoice(QStringLiteral("1"));
+    const TimePoint hard = inv.invoice.terms.graceExpiresAt;
+    for (const auto at : {hard - 21s, hard - 13s, hard - 5s}) {
+        m_clock->set(at);
+        pollOnce();
+    }
+    m_backend->standing = snapshot(110, {minedAt(deposit(inv.address, "tx-between", XMR, hard + 1s, 1, 110), 110)});
+    m_clock->set(hard + 3s);
+    pollOnce();
+    QTRY_COMPARE(stateOf(inv.id), InvoiceState::Expired);
+    SD_TRY(items, m_store->refunds());
+    QCOMPARE(items->size(), 1);
+    QCOMPARE(items->first().reason, RefundReason::Late);
+    QVERIFY2(!items->first().unwatched(),
+             qPrintable(QStringLiteral("marked \"not running\" from %1 to %2 though the engine polled every 8 s")
+                            .arg(items->first().unwatchedFrom.toString(Qt::ISODateWithMs),
+                                 items->first().unwatchedTo.toString(Qt::ISODateWithMs))));
 }
 
 void TestEngine::walletClockAheadIsDegradedAndClamped()

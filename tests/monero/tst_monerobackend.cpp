@@ -61,6 +61,7 @@ private Q_SLOTS:
     void idlePollIsCheap();
     void wrongPasswordIsAuthenticationFailure();
     void deadPortIsConnectionError();
+    void deadDaemonSaysSoInWords();
     void refundBuildingBlocks();
 
 private:
@@ -71,6 +72,15 @@ private:
     std::unique_ptr<MoneroBackend> m_backend;
     QElapsedTimer m_testTimer;
 };
+
+namespace {
+// A port that was free a moment ago and that nothing listens on now (0: none found).
+quint16 deadPort()
+{
+    QTcpServer probe;
+    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+}
+} // namespace
 
 void TestMoneroBackend::initTestCase()
 {
@@ -351,12 +361,8 @@ void TestMoneroBackend::wrongPasswordIsAuthenticationFailure()
 
 void TestMoneroBackend::deadPortIsConnectionError()
 {
-    quint16 port = 0;
-    {
-        QTcpServer probe;
-        QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-        port = probe.serverPort();
-    }
+    const quint16 port = deadPort();
+    QVERIFY(port != 0);
     AssetConfig config = m_regtest->merchantConfig();
     config.walletRpcUrl = QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(port);
     config.requestTimeoutMs = 3000;
@@ -368,6 +374,32 @@ void TestMoneroBackend::deadPortIsConnectionError()
     QVERIFY(!snapshot);
     QVERIFY2(snapshot.error().contains(QLatin1String("connection refused")), qPrintable(snapshot.error()));
     QVERIFY(timer.elapsed() < 3000);
+}
+
+void TestMoneroBackend::deadDaemonSaysSoInWords()
+{
+    // The wallet answers, its daemon does not: no chain facts, so no payments; the error names both the
+    // daemon and the setting.
+    const quint16 port = deadPort();
+    QVERIFY(port != 0);
+    AssetConfig config = m_regtest->merchantConfig();
+    config.daemonRpcUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
+    config.requestTimeoutMs = 3000;
+    QNetworkAccessManager nam;
+    MoneroBackend deaf(config, m_regtest->merchantPassword(), &nam);
+    const auto snapshot = pollOnce(deaf, 0);
+    QVERIFY(!snapshot);
+    QVERIFY2(snapshot.error().startsWith(QStringLiteral("cannot reach monerod at http://127.0.0.1:%1 for chain facts: check "
+                                                        "[xmr] daemon_rpc_url (").arg(port)),
+             qPrintable(snapshot.error()));
+    QVERIFY2(snapshot.error().contains(QLatin1String("connection refused")), qPrintable(snapshot.error()));
+    // Without daemon_rpc_url the daemon is taken to be on the wallet's host, port 18081: the words say so.
+    AssetConfig unset = m_regtest->merchantConfig();
+    unset.walletRpcUrl = QStringLiteral("http://shop-wallet.example:18083/json_rpc");
+    unset.daemonRpcUrl.clear();
+    QCOMPARE(MoneroBackend::daemonFailure(unset, RpcError{RpcError::Connection, 1, QStringLiteral("refused")}),
+             QStringLiteral("cannot reach monerod at http://shop-wallet.example:18081 for chain facts: set [xmr] "
+                            "daemon_rpc_url (refused)"));
 }
 
 void TestMoneroBackend::refundBuildingBlocks()

@@ -53,6 +53,7 @@ private Q_SLOTS:
     void effectiveTimesAreClampedToTheFirstObservation();
     void poolTransferMinedBeforeTheInvoiceBelongsToTheEarlierLease();
     void lateMoneyInACoverageGapIsMarked();
+    void theRecordingPollIsCoverage();
     void quarantinedDepositsWaitForAPerson();
     void invoiceWithAddressFindsTheHolder();
 
@@ -321,6 +322,36 @@ void TstStoreChainWatch::lateMoneyInACoverageGapIsMarked()
     QCOMPARE(pool.kind, RecordOutcome::RoutedToRefund);
     QVERIFY(!m_store->refund(*pool.refundId)->unwatched());
     Q_UNUSED(third);
+}
+
+void TstStoreChainWatch::theRecordingPollIsCoverage()
+{
+    // Polls every 8 s (slack 24 s) until 5 s before the boundary. A payment mined 1 s after the boundary is
+    // recorded by the next regular poll (3 s after it): the engine was running, no mark.
+    const qint64 id = create(QStringLiteral("o"), QStringLiteral("addr"), 1000);
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(m_store->completePoll(poll(XmrWallet, QStringLiteral("XMR"), 100 + i, Hard - 21s + i * 8s, Hard - 21s + i * 8s)));
+    Observation between = mined(observation(QStringLiteral("addr"), "tx-between", 1000, Hard + 1s, 1), 103);
+    between.poll = RecordingPoll{Hard + 3s, 24s};
+    RecordOutcome late = record(between, Hard + 4s);
+    QCOMPARE(late.kind, RecordOutcome::RoutedToRefund);
+    SD_TRY(item, m_store->refund(*late.refundId));
+    QVERIFY2(!item->unwatched(), "the poll recording it continues the coverage: there was no gap");
+    QCOMPARE(load(id).invoice.received(), Atomic(0));
+    // Down for 40 s across the next boundary (beyond the slack): the recording poll begins a new interval
+    // and the gap ends where it started.
+    const qint64 other = create(QStringLiteral("p"), QStringLiteral("addr-2"), 1000, 0, T0 + 60s);
+    const TimePoint hard2 = Hard + 60s;
+    QVERIFY(m_store->completePoll(poll(XmrWallet, QStringLiteral("XMR"), 104, hard2 - 20s, hard2 - 20s)));
+    Observation unseen = mined(observation(QStringLiteral("addr-2"), "tx-unseen", 1000, hard2 + 5s, 1), 106);
+    unseen.poll = RecordingPoll{hard2 + 20s, 24s};
+    RecordOutcome marked = record(unseen, hard2 + 21s);
+    QCOMPARE(marked.kind, RecordOutcome::RoutedToRefund);
+    SD_TRY(gap, m_store->refund(*marked.refundId));
+    QVERIFY(gap->unwatched());
+    QCOMPARE(gap->unwatchedFrom, toQDateTime(hard2 - 20s));
+    QCOMPARE(gap->unwatchedTo, toQDateTime(hard2 + 20s));
+    QCOMPARE(load(other).invoice.received(), Atomic(0));
 }
 
 void TstStoreChainWatch::quarantinedDepositsWaitForAPerson()
