@@ -83,6 +83,22 @@ Config shop(const TestDatabase &db, const QString &listen)
     return config;
 }
 
+// The window and its controller on `config`, started; `started` says whether the engine came up (the caller
+// QVERIFYs it).
+struct Dashboard
+{
+    explicit Dashboard(const Config &config) : window(config), controller(&window, config, stubFactory())
+    {
+        QSignalSpy spy(&controller, &DashboardController::engineStarted);
+        controller.start();
+        window.show();
+        started = spy.count() == 1 || spy.wait(15000);
+    }
+    MainWindow window;
+    DashboardController controller;
+    bool started = false;
+};
+
 quint16 freePort()
 {
     QTcpServer s;
@@ -119,12 +135,10 @@ private Q_SLOTS:
         const quint16 port = freePort();
         const Config config = shop(db, QStringLiteral("127.0.0.1:%1").arg(port));
 
-        MainWindow w(config);
-        DashboardController controller(&w, config, stubFactory());
-        QSignalSpy started(&controller, &DashboardController::engineStarted);
-        controller.start();
-        w.show();
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 15000);
+        Dashboard d(config);
+        QVERIFY(d.started);
+        MainWindow &w = d.window;
+        DashboardController &controller = d.controller;
         M *model = w.invoiceModel();
         QTRY_VERIFY(!model->loading());
         QCOMPARE(model->rowCount(), 0);
@@ -182,12 +196,10 @@ private Q_SLOTS:
         QTcpServer squatter;
         QVERIFY(squatter.listen(QHostAddress::LocalHost, 0));
         const Config config = shop(db, QStringLiteral("127.0.0.1:%1").arg(squatter.serverPort()));
-        MainWindow w(config);
-        DashboardController controller(&w, config, stubFactory());
-        QSignalSpy started(&controller, &DashboardController::engineStarted);
-        controller.start();
-        w.show();
-        QTRY_COMPARE_WITH_TIMEOUT(started.count(), 1, 15000);
+        Dashboard d(config);
+        QVERIFY(d.started);
+        MainWindow &w = d.window;
+        DashboardController &controller = d.controller;
         QTRY_COMPARE_WITH_TIMEOUT(w.apiStatusText(), QStringLiteral("API not running"), 15000);
         QVERIFY2(w.alertText().contains(QStringLiteral("cannot listen on 127.0.0.1:%1").arg(squatter.serverPort())), qPrintable(w.alertText()));
         // The dashboard itself goes on: its list loads.
