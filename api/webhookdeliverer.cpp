@@ -409,10 +409,11 @@ void WebhookDeliverer::finish(const DeliveryRecord &d, int httpStatus, const QSt
     m_results.append(AttemptResult{d.seq, attempt, status, next});
     m_busyInvoices.remove(m_busyKey.take(d.seq)); // answered: the invoice's next event may go
     Q_EMIT attempted(d.delivery.id, httpStatus, error);
-    // Recorded together, flushMs after the first (one commit for many, also for a steady stream of single
-    // deliveries), or at once when half the room waits for it; meanwhile they stay "in flight", so nothing
-    // is sent twice. A crash before the record sends them again, with the same deliveryId (at least once).
-    if (m_results.size() >= std::max(1, m_options.maxInFlight / 2))
+    // Recorded at once (the next pass of the event loop: what finished together, together) when nothing else
+    // is under way or half the room waits for it; otherwise with the others, at most flushMs later (one
+    // commit for many in a burst). Meanwhile they stay "in flight", so nothing is sent twice; a crash before
+    // the record sends them again with the same deliveryId (at least once), so the window is kept short.
+    if (m_results.size() >= m_inFlight.size() || m_results.size() >= std::max(1, m_options.maxInFlight / 2))
         m_flushTimer->start(0);
     else if (!m_flushTimer->isActive())
         m_flushTimer->start(m_options.flushMs);

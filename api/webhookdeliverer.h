@@ -32,7 +32,7 @@ struct DelivererOptions
     // Requests under way at once (Qt sends them over 6 connections per host, pipelined); one delivery per
     // webhook and invoice at a time whatever this says, so one invoice's events arrive in order.
     int maxInFlight = 128;
-    int flushMs = 50;         // finished attempts are recorded together, at most this long after the first
+    int flushMs = 50;         // under load, finished attempts are recorded together, at most this long after the first
     int fanOutGapMs = 25;     // a stream of commits is fanned out at most once per this (one commit for several)
     QString holder;           // empty: host, process id and a random part
 };
