@@ -18,14 +18,6 @@ ApiHost::~ApiHost() { stop(); }
 
 bool ApiHost::start(Engine *engine, QString *error, quint16 *port)
 {
-    // Queued both ways: the engine never waits for HTTP, a request never waits for a poll.
-    connect(m_server, &ApiServer::createInvoiceRequested, engine, &Engine::createInvoice, Qt::QueuedConnection);
-    connect(m_server, &ApiServer::rateRequested, engine, &Engine::fetchRate, Qt::QueuedConnection);
-    connect(engine, &Engine::invoiceCreated, m_server, &ApiServer::onInvoiceCreated, Qt::QueuedConnection);
-    connect(engine, &Engine::invoiceCreationFailed, m_server, &ApiServer::onInvoiceCreationFailed, Qt::QueuedConnection);
-    connect(engine, &Engine::rateFetched, m_server, &ApiServer::onRateFetched, Qt::QueuedConnection);
-    connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
-    connect(engine, &Engine::invoicesChanged, m_server, &ApiServer::onInvoicesChanged, Qt::QueuedConnection);
     QEventLoop loop;
     bool ok = false;
     auto a = connect(m_server, &ApiServer::started, &loop, [&](quint16 p, const QString &) {
@@ -39,13 +31,26 @@ bool ApiHost::start(Engine *engine, QString *error, quint16 *port)
             *error = e;
         loop.quit();
     });
-    m_thread.start();
-    QMetaObject::invokeMethod(m_server, &ApiServer::start, Qt::QueuedConnection);
+    begin(engine);
     loop.exec();
     disconnect(a);
     disconnect(b);
-    m_started = true;
     return ok;
+}
+
+void ApiHost::begin(Engine *engine)
+{
+    // Queued both ways: the engine never waits for HTTP, a request never waits for a poll.
+    connect(m_server, &ApiServer::createInvoiceRequested, engine, &Engine::createInvoice, Qt::QueuedConnection);
+    connect(m_server, &ApiServer::rateRequested, engine, &Engine::fetchRate, Qt::QueuedConnection);
+    connect(engine, &Engine::invoiceCreated, m_server, &ApiServer::onInvoiceCreated, Qt::QueuedConnection);
+    connect(engine, &Engine::invoiceCreationFailed, m_server, &ApiServer::onInvoiceCreationFailed, Qt::QueuedConnection);
+    connect(engine, &Engine::rateFetched, m_server, &ApiServer::onRateFetched, Qt::QueuedConnection);
+    connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
+    connect(engine, &Engine::invoicesChanged, m_server, &ApiServer::onInvoicesChanged, Qt::QueuedConnection);
+    m_thread.start();
+    m_started = true;
+    QMetaObject::invokeMethod(m_server, &ApiServer::start, Qt::QueuedConnection);
 }
 
 void ApiHost::stop()

@@ -20,6 +20,8 @@ public:
     ApiServer *server() const { return m_server; }
     // Connects to `engine` (living in its own thread), starts the thread and the server; waits for it.
     bool start(Engine *engine, QString *error, quint16 *port = nullptr);
+    // The same without waiting (a window's thread): the server's started() or startFailed() tells how it went.
+    void begin(Engine *engine);
     void stop();
 
 private:

@@ -759,6 +759,14 @@ void ApiServer::requestInvoice(quint64 id)
     request.quoteWindow = c.checkout.checkout.quoteWindow;
     request.graceWindow = c.checkout.checkout.graceWindow;
     request.tolerancePercent = c.checkout.tolerancePercent == QLatin1String("0") ? QString() : c.checkout.tolerancePercent;
+    // The checkout's row is written with the invoice, in the engine's transaction: one commit per creation,
+    // and no invoice (with its address handed out) whose checkout a crash in between would lose.
+    CheckoutRecord checkout = c.checkout;
+    checkout.checkout.chosen = c.asset.toStdString();
+    checkout.rate = c.rate;
+    request.insert = [checkout, newCheckout = c.newCheckout](Store &store, const NewInvoice &invoice, TimePoint now) {
+        return store.merchantApi()->createCheckoutInvoice(invoice, checkout, newCheckout, now);
+    };
     Q_EMIT createInvoiceRequested(request);
 }
 
@@ -769,19 +777,9 @@ void ApiServer::onInvoiceCreated(quint64 requestId, const InvoiceRecord &invoice
         return;
     Creation c = std::move(it->second);
     m_creations.erase(it);
-    CheckoutRecord record = c.checkout;
-    const TimePoint now = m_clock->now();
-    if (c.newCheckout) {
-        // The checkout row, linked, and its InvoiceCreated in one transaction: nobody knew the address before.
-        record.invoiceId = invoice.id;
-        record.checkout.chosen = invoice.asset.toStdString();
-        record.rate = c.rate;
-        if (auto done = store()->createCheckout(record, now); !done)
-            return c.done(std::unexpected(done.error().message));
-    } else if (auto linked = store()->linkCheckout(record.id, invoice.asset, invoice.id, c.rate, now); !linked) {
-        return c.done(std::unexpected(linked.error().message));
-    }
-    auto fresh = store()->checkout(record.id);
+    // The engine wrote the checkout's row (new, with its InvoiceCreated, or linked) with the invoice.
+    Q_UNUSED(invoice);
+    auto fresh = store()->checkout(c.checkout.id);
     if (!fresh)
         return c.done(std::unexpected(fresh.error().message));
     c.done(*fresh);

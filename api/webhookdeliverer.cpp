@@ -59,6 +59,13 @@ void WebhookDeliverer::start()
     m_dueTimer = new QTimer(this);
     m_dueTimer->setSingleShot(true);
     connect(m_dueTimer, &QTimer::timeout, this, &WebhookDeliverer::work);
+    m_workTimer = new QTimer(this);
+    m_workTimer->setSingleShot(true);
+    connect(m_workTimer, &QTimer::timeout, this, &WebhookDeliverer::work);
+    m_flushTimer = new QTimer(this);
+    m_flushTimer->setSingleShot(true);
+    m_flushTimer->setInterval(m_options.flushMs);
+    connect(m_flushTimer, &QTimer::timeout, this, &WebhookDeliverer::flushResults);
     connect(m_clock, &Clock::jumped, this, &WebhookDeliverer::kick, Qt::QueuedConnection);
     if (StoreNotifier *n = m_store->changeNotifier()) {
         n->setPollInterval(std::chrono::milliseconds(std::min(m_options.pollMs, 250)));
@@ -77,25 +84,44 @@ void WebhookDeliverer::stop()
     m_leaseTimer->stop();
     m_pollTimer->stop();
     m_dueTimer->stop();
+    m_flushTimer->stop();
+    m_workTimer->stop();
+    m_fanOutMore = false;
     delete m_nam; // aborts what is in flight: those deliveries stay pending and go again
     m_nam = nullptr;
     flushResults(); // what finished is recorded
     m_inFlight.clear();
+    m_busyInvoices.clear();
+    m_busyKey.clear();
+    m_hooks.clear();
     if (m_held)
         (void)api()->releaseDelivererLease(m_options.holder);
     m_held = false;
+    // A later start() begins afresh (its own timers and connections).
+    disconnect(m_clock, nullptr, this, nullptr);
+    if (StoreNotifier *n = m_store->changeNotifier())
+        disconnect(n, nullptr, this, nullptr);
+    for (QTimer **t : {&m_leaseTimer, &m_pollTimer, &m_dueTimer, &m_flushTimer, &m_workTimer}) {
+        delete *t;
+        *t = nullptr;
+    }
 }
 
 void WebhookDeliverer::kick()
 {
-    if (!m_running || m_workQueued)
+    // A few milliseconds: the commits of a burst are fanned out together, in one transaction; a stream of
+    // commits (an API creation every 10 ms) at most once per fanOutGapMs, so it costs one commit per several.
+    int delay = 5;
+    if (m_sinceFanOut.isValid() && !m_fanOutMore)
+        delay = int(std::max<qint64>(delay, m_options.fanOutGapMs - m_sinceFanOut.elapsed()));
+    workSoon(delay);
+}
+
+void WebhookDeliverer::workSoon(int delayMs)
+{
+    if (!m_running || (m_workTimer->isActive() && m_workTimer->remainingTime() <= delayMs))
         return;
-    m_workQueued = true;
-    // A few milliseconds: the commits of a burst are fanned out together, in one transaction.
-    QTimer::singleShot(5, this, [this] {
-        m_workQueued = false;
-        work();
-    });
+    m_workTimer->start(delayMs);
 }
 
 void WebhookDeliverer::renewLease()
@@ -136,10 +162,16 @@ void WebhookDeliverer::work()
         if (auto expired = api()->expireUnchosenCheckouts(m_clock->now()); !expired)
             qCWarning(lcWebhooks) << "expiry of unchosen checkouts:" << expired.error().message;
     }
-    while (fanOutPending()) {
-    }
+    if (!m_fanOutMore && m_sinceFanOut.isValid() && m_sinceFanOut.elapsed() < m_options.fanOutGapMs)
+        kick(); // fanned out a moment ago: what came since waits for the gap (sends go on meanwhile)
+    else
+        m_fanOutMore = fanOutPending();
+    // One batch at a time, its deliveries sent before the next is fanned out: a queue of thousands starts
+    // going out after the first batch, not after the last.
     sendDue();
     armNextDue();
+    if (m_fanOutMore)
+        workSoon(0);
 }
 
 // One batch of outbox rows into deliveries; true when a full batch was done (more may wait).
@@ -152,15 +184,44 @@ bool WebhookDeliverer::fanOutPending()
     }
     if (pending->isEmpty())
         return false;
+    m_sinceFanOut.start();
     const GreenfieldContext ctx = m_context ? m_context() : GreenfieldContext{};
+    // The batch's checkouts and invoices in two statements, not two per row.
+    QStringList checkoutIds;
+    for (const OutboxRecord &o : *pending)
+        checkoutIds << o.checkoutId;
+    checkoutIds.removeDuplicates();
+    auto checkouts = api()->checkoutsById(checkoutIds);
+    if (!checkouts) {
+        qCWarning(lcWebhooks) << "outbox checkouts:" << checkouts.error().message;
+        return false;
+    }
+    QHash<QString, CheckoutRecord> checkoutById;
+    QList<qint64> invoiceIds;
+    for (const CheckoutRecord &c : *checkouts)
+        checkoutById.insert(c.id, c);
+    for (const OutboxRecord &o : *pending)
+        if (const auto id = o.invoiceId ? o.invoiceId : checkoutById.value(o.checkoutId).invoiceId; id && !invoiceIds.contains(*id))
+            invoiceIds << *id;
+    QHash<qint64, InvoiceRecord> invoiceById;
+    if (!invoiceIds.isEmpty()) {
+        auto invoices = m_store->invoicesById(invoiceIds);
+        if (!invoices) {
+            qCWarning(lcWebhooks) << "outbox invoices:" << invoices.error().message;
+            return false;
+        }
+        for (const InvoiceRecord &r : *invoices)
+            invoiceById.insert(r.id, r);
+    }
     QHash<QString, QList<WebhookRecord>> hooksByStore;
     QList<FanOut> batch;
     for (const OutboxRecord &o : *pending) {
-        auto checkout = api()->checkout(o.checkoutId);
-        if (!checkout) {
-            qCWarning(lcWebhooks) << "outbox row" << o.id << ":" << checkout.error().message;
+        const auto found = checkoutById.constFind(o.checkoutId);
+        if (found == checkoutById.cend()) {
+            qCWarning(lcWebhooks) << "outbox row" << o.id << ": no invoice" << o.checkoutId;
             return false;
         }
+        const std::optional<CheckoutRecord> checkout = *found;
         if (!hooksByStore.contains(checkout->storeId)) {
             auto hooks = api()->webhooks(checkout->storeId);
             if (!hooks)
@@ -169,7 +230,7 @@ bool WebhookDeliverer::fanOutPending()
         }
         std::optional<InvoiceRecord> invoice;
         if (const auto id = o.invoiceId ? o.invoiceId : checkout->invoiceId) {
-            if (auto r = m_store->invoice(*id))
+            if (auto r = invoiceById.constFind(*id); r != invoiceById.cend())
                 invoice = *r;
         }
         QList<NewDelivery> deliveries;
@@ -216,15 +277,40 @@ void WebhookDeliverer::sendDue()
         qCWarning(lcWebhooks) << "due deliveries:" << due.error().message;
         return;
     }
+    m_hooks.clear(); // webhooks are read afresh for every batch (an edit or a new secret applies at once)
     int started = 0;
     for (const DeliveryRecord &d : *due) {
         if (started >= room)
             break;
         if (m_inFlight.contains(d.seq))
             continue;
+        // One delivery per webhook and invoice at a time: due deliveries come oldest first, so a later event
+        // of the same invoice waits until the earlier one was answered.
+        const QString key = d.delivery.webhookId + u' ' + d.delivery.checkoutId;
+        if (m_busyInvoices.contains(key))
+            continue;
+        m_busyInvoices.insert(key);
+        m_busyKey.insert(d.seq, key);
         ++started;
         send(d);
     }
+}
+
+const WebhookDeliverer::Hook &WebhookDeliverer::hook(const QString &webhookId)
+{
+    auto it = m_hooks.find(webhookId);
+    if (it != m_hooks.end())
+        return *it;
+    Hook h;
+    if (auto record = api()->webhook(QString(), webhookId); !record) {
+        h.error = QStringLiteral("webhook: %1").arg(record.error().message);
+    } else if (auto secret = unseal(m_sealingKey, record->sealedSecret); !secret) {
+        h.error = secret.error();
+    } else {
+        h.record = *record;
+        h.secret = *secret;
+    }
+    return *m_hooks.insert(webhookId, h);
 }
 
 void WebhookDeliverer::armNextDue()
@@ -241,21 +327,18 @@ void WebhookDeliverer::send(const DeliveryRecord &d)
 {
     m_inFlight.insert(d.seq);
     const qint64 started = ms(m_clock->now());
-    auto hook = api()->webhook(QString(), d.delivery.webhookId);
-    if (!hook)
-        return finish(d, 0, QStringLiteral("webhook: %1").arg(hook.error().message), started, false);
-    auto secret = unseal(m_sealingKey, hook->sealedSecret);
-    if (!secret)
-        return finish(d, 0, secret.error(), started, false);
-    const QUrl url(hook->url);
+    const Hook &h = hook(d.delivery.webhookId);
+    if (!h.record)
+        return finish(d, 0, h.error, started, false);
+    const QUrl url(h.record->url);
+    const bool retry = h.record->automaticRedelivery;
     if (auto ok = checkWebhookUrl(url, m_options.allowLinkLocal); !ok)
-        return finish(d, 0, ok.error(), started, hook->automaticRedelivery);
+        return finish(d, 0, ok.error(), started, retry);
     // The name is resolved here and each address checked (a name may point at a link-local address).
     QHostAddress literal;
     if (literal.setAddress(url.host()))
-        return post(d, *secret, url);
-    const QString s = *secret;
-    const bool retry = hook->automaticRedelivery;
+        return post(d, h.secret, url, retry);
+    const QString s = h.secret;
     QHostInfo::lookupHost(url.host(), this, [this, d, s, url, started, retry](const QHostInfo &info) {
         if (!m_running)
             return;
@@ -264,11 +347,11 @@ void WebhookDeliverer::send(const DeliveryRecord &d)
         for (const QHostAddress &a : info.addresses())
             if (isForbiddenAddress(a, m_options.allowLinkLocal))
                 return finish(d, 0, QStringLiteral("%1 resolves to the refused address %2").arg(url.host(), a.toString()), started, retry);
-        post(d, s, url);
+        post(d, s, url, retry);
     });
 }
 
-void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, const QUrl &url)
+void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, const QUrl &url, bool retry)
 {
     const qint64 started = ms(m_clock->now());
     QNetworkRequest request(url);
@@ -286,7 +369,7 @@ void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, cons
     QElapsedTimer elapsed;
     elapsed.start();
     QNetworkReply *reply = m_nam->post(request, body);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, d, started, elapsed] {
+    connect(reply, &QNetworkReply::finished, this, [this, reply, d, started, elapsed, retry] {
         reply->deleteLater();
         if (!m_running)
             return;
@@ -296,8 +379,6 @@ void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, cons
             error = reply->error() == QNetworkReply::OperationCanceledError ? QStringLiteral("timed out") : reply->errorString();
         else if (status < 200 || status > 299)
             error = QStringLiteral("HTTP %1").arg(status);
-        auto hook = api()->webhook(QString(), d.delivery.webhookId);
-        const bool retry = hook && hook->automaticRedelivery;
         Q_UNUSED(elapsed);
         finish(d, status, error, started, retry);
     });
@@ -326,16 +407,22 @@ void WebhookDeliverer::finish(const DeliveryRecord &d, int httpStatus, const QSt
     // Attempts that finish together are recorded in one transaction (the delivery stays "in flight" until
     // then, so it is not sent again meanwhile).
     m_results.append(AttemptResult{d.seq, attempt, status, next});
+    m_busyInvoices.remove(m_busyKey.take(d.seq)); // answered: the invoice's next event may go
     Q_EMIT attempted(d.delivery.id, httpStatus, error);
-    if (!m_flushQueued) {
-        m_flushQueued = true;
-        QTimer::singleShot(0, this, &WebhookDeliverer::flushResults);
-    }
+    // Recorded at once (the next pass of the event loop: what finished together, together) when nothing else
+    // is under way or half the room waits for it; otherwise with the others, at most flushMs later (one
+    // commit for many in a burst). Meanwhile they stay "in flight", so nothing is sent twice; a crash before
+    // the record sends them again with the same deliveryId (at least once), so the window is kept short.
+    if (m_results.size() >= m_inFlight.size() || m_results.size() >= std::max(1, m_options.maxInFlight / 2))
+        m_flushTimer->start(0);
+    else if (!m_flushTimer->isActive())
+        m_flushTimer->start(m_options.flushMs);
 }
 
 void WebhookDeliverer::flushResults()
 {
-    m_flushQueued = false;
+    if (m_flushTimer)
+        m_flushTimer->stop();
     if (m_results.isEmpty())
         return;
     const QList<AttemptResult> results = std::exchange(m_results, {});
@@ -349,7 +436,7 @@ void WebhookDeliverer::flushResults()
     }
     for (const AttemptResult &r : results)
         m_inFlight.remove(r.seq);
-    kick();
+    workSoon(0); // room for more sends
 }
 
 StoreResult<QString> WebhookDeliverer::redeliver(const QString &webhookId, const QString &deliveryId)

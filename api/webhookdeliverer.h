@@ -29,7 +29,11 @@ struct DelivererOptions
     int leaseTtlMs = 15'000;  // a dead holder's lease lapses after this
     int renewMs = 5'000;      // the holder renews this often
     int pollMs = 1'000;       // outbox check when nothing told it (another process committed)
-    int maxInFlight = 16;
+    // Requests under way at once (Qt sends them over 6 connections per host, pipelined); one delivery per
+    // webhook and invoice at a time whatever this says, so one invoice's events arrive in order.
+    int maxInFlight = 128;
+    int flushMs = 50;         // under load, finished attempts are recorded together, at most this long after the first
+    int fanOutGapMs = 25;     // a stream of commits is fanned out at most once per this (one commit for several)
     QString holder;           // empty: host, process id and a random part
 };
 
@@ -65,10 +69,11 @@ private:
     ApiStore *api() const;
     void renewLease();
     void work();
+    void workSoon(int delayMs);
     bool fanOutPending();
     void sendDue();
     void send(const DeliveryRecord &delivery);
-    void post(const DeliveryRecord &delivery, const QString &secret, const QUrl &url);
+    void post(const DeliveryRecord &delivery, const QString &secret, const QUrl &url, bool retry);
     void finish(const DeliveryRecord &delivery, int httpStatus, const QString &error, qint64 startedMs, bool retry);
     void armNextDue();
     void flushResults();
@@ -84,10 +89,23 @@ private:
     QTimer *m_dueTimer = nullptr;
     bool m_held = false;
     bool m_running = false;
-    bool m_workQueued = false;
+    QTimer *m_workTimer = nullptr; // work() soon (kick, room for more sends, the next fan-out batch)
+    bool m_fanOutMore = false;     // the last fan-out batch was full: more wait
     QSet<qint64> m_inFlight;
+    QSet<QString> m_busyInvoices; // "webhook invoice" pairs with a delivery in flight (their order is kept)
+    QHash<qint64, QString> m_busyKey; // in-flight seq -> its pair
+    // The webhooks of one batch of sends, read and unsealed once per batch (memory only, never written).
+    struct Hook
+    {
+        std::optional<WebhookRecord> record;
+        QString secret;
+        QString error;
+    };
+    QHash<QString, Hook> m_hooks;
+    const Hook &hook(const QString &webhookId);
+    QElapsedTimer m_sinceFanOut;
     QList<AttemptResult> m_results; // finished, not yet recorded
-    bool m_flushQueued = false;
+    QTimer *m_flushTimer = nullptr;
     qint64 m_lastUnchosenSweep = 0;
     qint64 m_leaseUntil = 0; // ms, by the clock: when the lease this deliverer holds lapses
     bool m_inWork = false;

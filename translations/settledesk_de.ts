@@ -989,7 +989,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+39"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+40"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1568,12 +1568,12 @@ Ausgang %2</translation>
     <name>sd::ui::MainWindow</name>
     <message>
         <location filename="../ui/mainwindow.cpp" line="+79"/>
-        <location line="+669"/>
+        <location line="+696"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-646"/>
+        <location line="-673"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1584,12 +1584,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+622"/>
+        <location line="+649"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-621"/>
+        <location line="-648"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1734,7 +1734,27 @@ Ausgang %2</translation>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+43"/>
+        <source>API listening on %1</source>
+        <translation>API lauscht auf %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>This dashboard&apos;s engine serves the merchant API (Greenfield invoices and webhooks) on %1.</source>
+        <translation>Die Engine dieses Dashboards stellt die Händler-API (Greenfield-Rechnungen und Webhooks) auf %1 bereit.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>API not running</source>
+        <translation>API läuft nicht</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The merchant API did not start: %1</source>
+        <translation>Die Händler-API wurde nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Sent again as delivery %1.</source>
         <translation>Erneut gesendet als Zustellung %1.</translation>
     </message>
@@ -1754,12 +1774,12 @@ Ausgang %2</translation>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-659"/>
+        <location line="-686"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+488"/>
+        <location line="+515"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>

@@ -1,5 +1,6 @@
 #include "dashboardcontroller.h"
 
+#include "apihost.h"
 #include "connectiontestrow.h"
 #include "mainwindow.h"
 #include "merchantapiservice.h"
@@ -93,6 +94,7 @@ void DashboardController::start()
     m_connections << connect(engine, &Engine::started, this, [this] {
         if (m_window)
             m_window->startLoading();
+        startApi(); // once the engine opened (and migrated) the database
         Q_EMIT engineStarted();
     }, q);
     m_thread->start();
@@ -162,6 +164,22 @@ void DashboardController::start()
     m_apiThread->start();
 }
 
+void DashboardController::startApi()
+{
+    if (m_apiHost || !m_config.api.enabled() || !m_engine)
+        return;
+    // As in `settledesk engine`: the API's own thread and store connection beside this engine, reaching it by
+    // queued signals only, so requests never hold up polling or expiry (and the engine never waits for HTTP).
+    m_apiHost = new api::ApiHost(m_config, m_clock, this);
+    QString host = m_config.api.listen.left(m_config.api.listen.lastIndexOf(u':'));
+    m_connections << connect(m_apiHost->server(), &api::ApiServer::started, m_window, [w = m_window, host](quint16 port, const QString &) {
+        w->handleApiListening(QStringLiteral("%1:%2").arg(host).arg(port));
+    }, Qt::QueuedConnection)
+                  << connect(m_apiHost->server(), &api::ApiServer::startFailed, m_window, &MainWindow::handleApiStartFailed,
+                             Qt::QueuedConnection);
+    m_apiHost->begin(m_engine);
+}
+
 void DashboardController::stop()
 {
     if (!m_thread)
@@ -169,6 +187,12 @@ void DashboardController::stop()
     for (const auto &c : std::as_const(m_connections))
         disconnect(c);
     m_connections.clear();
+    if (m_apiHost) {
+        // Before the engine: the server's requests wait for nothing more from it.
+        m_apiHost->stop();
+        delete m_apiHost;
+        m_apiHost = nullptr;
+    }
     if (m_refundThread) {
         // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
         m_refundThread->quit();
@@ -202,7 +226,9 @@ void DashboardController::stop()
 bool DashboardController::needsRestart(const Config &a, const Config &b)
 {
     if (a.databaseUrl != b.databaseUrl || a.databasePasswordEnv != b.databasePasswordEnv ||
-        a.fiatCurrency != b.fiatCurrency || a.operatorName != b.operatorName || a.assets.size() != b.assets.size())
+        a.fiatCurrency != b.fiatCurrency || a.operatorName != b.operatorName || a.assets.size() != b.assets.size() ||
+        a.api.listen != b.api.listen || a.api.publicUrl != b.api.publicUrl || a.api.storeId != b.api.storeId ||
+        a.api.tlsCert != b.api.tlsCert || a.api.tlsKey != b.api.tlsKey)
         return true;
     for (int i = 0; i < a.assets.size(); ++i) {
         const AssetConfig &x = a.assets.at(i), &y = b.assets.at(i);

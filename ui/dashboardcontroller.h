@@ -17,6 +17,10 @@
 
 class QApplication;
 
+namespace sd::api {
+class ApiHost;
+}
+
 namespace sd::ui {
 
 class MainWindow;
@@ -39,6 +43,7 @@ public:
     // Stops the engine in its thread and waits for the thread to end.
     void stop();
     Engine *engine() const { return m_engine; }
+    api::ApiHost *apiHost() const { return m_apiHost; } // when [api] listen is set and the engine started
     RefundFlow *refundFlow() const { return m_refundFlow; }
     RefundService *refundService() const { return m_refundService; }
 
@@ -65,6 +70,8 @@ private:
     QPointer<RefundService> m_refundService;
     QThread *m_statsThread = nullptr; // StatsService: the overview's aggregates
     QThread *m_apiThread = nullptr; // the merchant API's webhooks and keys (MerchantApiService)
+    api::ApiHost *m_apiHost = nullptr; // the merchant API itself, when [api] listen is set
+    void startApi();
 };
 
 // The dashboard as the `settledesk` executable runs it: the window, the engine thread, the event loop.

@@ -525,6 +525,33 @@ void MainWindow::handleConnectionChecked(quint64 requestId, const ConnectionChec
     ConnectionTestRow::deliver(requestId, result); // the settings dialog's or the setup assistant's row
 }
 
+QLabel *MainWindow::apiStatusLabel()
+{
+    if (!m_apiStatus) {
+        m_apiStatus = new QLabel(statusBar());
+        m_apiStatus->setObjectName(QStringLiteral("apiStatus"));
+        statusBar()->addPermanentWidget(m_apiStatus);
+    }
+    return m_apiStatus;
+}
+
+QString MainWindow::apiStatusText() const { return m_apiStatus ? m_apiStatus->text() : QString(); }
+
+void MainWindow::handleApiListening(const QString &address)
+{
+    QLabel *label = apiStatusLabel();
+    label->setText(tr("API listening on %1").arg(address));
+    label->setToolTip(tr("This dashboard's engine serves the merchant API (Greenfield invoices and webhooks) on %1.").arg(address));
+}
+
+void MainWindow::handleApiStartFailed(const QString &error)
+{
+    QLabel *label = apiStatusLabel();
+    label->setText(tr("API not running"));
+    label->setToolTip(error);
+    showAlert(tr("The merchant API did not start: %1").arg(error));
+}
+
 void MainWindow::openApiKeys()
 {
     if (!m_apiKeys) {

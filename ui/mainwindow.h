@@ -83,6 +83,7 @@ public:
     NewInvoiceDialog *newInvoiceDialog() const;
     QList<HealthIndicator *> healthIndicators() const;
     HealthIndicator *databaseIndicator() const { return m_database; }
+    QString apiStatusText() const; // empty while this dashboard serves no API
     QString alertText() const;
     // Asks for the overview's figures now (they arrive with handleStats).
     void refreshOverviewNow();
@@ -131,6 +132,9 @@ public Q_SLOTS:
     void handleApiKeyCreated(const QString &apiKey, const sd::ApiKeyRecord &record);
     void handleApiError(const QString &error);
     void openApiKeys();
+    // The merchant API served by this dashboard's engine ([api] listen): shown in the status bar.
+    void handleApiListening(const QString &address);
+    void handleApiStartFailed(const QString &error);
 
 Q_SIGNALS:
     // ---- what the window asks of the engine ----
@@ -192,6 +196,8 @@ private:
     QWidget *m_alertBar;
     QLabel *m_alertLabel;
     HealthIndicator *m_database;
+    QLabel *m_apiStatus = nullptr;
+    QLabel *apiStatusLabel();
     QHash<QString, HealthIndicator *> m_backends; // by backend id
     QTimer *m_overviewDelay;
     bool m_overviewDirty = true;

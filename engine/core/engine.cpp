@@ -535,7 +535,7 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
     auto terms = makeTerms(t.required, t.tolerance, at, std::chrono::duration_cast<Seconds>(t.quoteExpiresAt - t.createdAt),
                            std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt), t.minConfirmations);
     pending.invoice.terms = *terms;
-    auto created = store->createInvoice(pending.invoice, at);
+    auto created = pending.request.insert ? pending.request.insert(*store, pending.invoice, at) : store->createInvoice(pending.invoice, at);
     if (!created) {
         storeFailed(created.error());
         Q_EMIT q->invoiceCreationFailed(pending.request.requestId, created.error().message);

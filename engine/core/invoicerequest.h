@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <expected>
+#include <functional>
 #include <optional>
 
 namespace sd {
@@ -29,6 +30,10 @@ struct CreateInvoiceRequest
     // A tolerance as a percentage of the amount due (exact decimal, 0..100; the merchant API's
     // checkout.paymentTolerance); the larger of it and the dust tolerance applies. Empty: the dust tolerance.
     QString tolerancePercent;
+    // How the engine writes the invoice once its address is known (in the engine's thread, on the engine's
+    // store): empty is Store::createInvoice. The merchant API writes its checkout in the same transaction
+    // (ApiStore::createCheckoutInvoice). Must capture values only: it runs in another thread.
+    std::function<StoreResult<qint64>(Store &store, const NewInvoice &invoice, TimePoint now)> insert;
 };
 
 // The invoice `request` asks for under the asset's configuration `asset` (amount due converted exactly,

@@ -157,7 +157,15 @@ public:
     // Links the chosen asset's invoice (once; Conflict when another choice won).
     virtual StoreResult<void> linkCheckout(const QString &id, const QString &asset, qint64 invoiceId,
                                            const QString &rate, TimePoint now) = 0;
+    // A checkout's Settledesk invoice and the checkout's own write in one transaction (one commit per API
+    // creation; never an invoice without its checkout): the invoice as Store::createInvoice inserts it, then
+    // the checkout, linked to it, inserted with its InvoiceCreated (`newCheckout`) or linked as linkCheckout
+    // links it (checkout.checkout.chosen names the asset, checkout.rate the rate). Returns the invoice's id.
+    virtual StoreResult<qint64> createCheckoutInvoice(const NewInvoice &invoice, const CheckoutRecord &checkout,
+                                                      bool newCheckout, TimePoint now) = 0;
     virtual StoreResult<CheckoutRecord> checkout(const QString &id) = 0;
+    // The checkouts with these ids in one statement (unknown ids left out, in no particular order).
+    virtual StoreResult<QList<CheckoutRecord>> checkoutsById(const QStringList &ids) = 0;
     virtual StoreResult<QList<CheckoutRecord>> checkouts(const QString &storeId, const CheckoutFilter &filter,
                                                          TimePoint now) = 0;
     // The manual mark: checkout row, audit entry (actor: the key's label) and outbox row in one transaction;

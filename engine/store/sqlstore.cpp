@@ -127,7 +127,7 @@ SqlStore::SqlStore(const StoreUrl &url, const QString &connectionName, QSqlDatab
             driver->subscribeToNotification(QLatin1String(SqlSession::NotifyChannel));
             QObject::connect(driver, &QSqlDriver::notification, notifier, [notifier](const QString &channel) {
                 if (channel == QLatin1String(SqlSession::NotifyChannel))
-                    notifier->check();
+                    notifier->pushed();
             });
         },
         // SQLite has no push: a data_version check is a pragma on the open connection (microseconds), four times

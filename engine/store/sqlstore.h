@@ -109,7 +109,10 @@ public:
     StoreResult<void> createCheckout(const CheckoutRecord &checkout, TimePoint now) override;
     StoreResult<void> linkCheckout(const QString &id, const QString &asset, qint64 invoiceId, const QString &rate,
                                    TimePoint now) override;
+    StoreResult<qint64> createCheckoutInvoice(const NewInvoice &invoice, const CheckoutRecord &checkout, bool newCheckout,
+                                              TimePoint now) override;
     StoreResult<CheckoutRecord> checkout(const QString &id) override;
+    StoreResult<QList<CheckoutRecord>> checkoutsById(const QStringList &ids) override;
     StoreResult<QList<CheckoutRecord>> checkouts(const QString &storeId, const CheckoutFilter &filter, TimePoint now) override;
     StoreResult<void> markCheckout(const QString &id, CheckoutMark expected, CheckoutMark to, const CheckoutEvent &event,
                                    const QString &actor, TimePoint now) override;

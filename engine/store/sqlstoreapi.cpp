@@ -344,6 +344,53 @@ StoreResult<void> SqlStore::linkCheckout(const QString &id, const QString &asset
     });
 }
 
+StoreResult<qint64> SqlStore::createCheckoutInvoice(const NewInvoice &invoice, const CheckoutRecord &checkout, bool newCheckout,
+                                                   TimePoint now)
+{
+    // The inner writes join this transaction (SqlSession::write nests): one BEGIN, one COMMIT, retried whole.
+    return m_session.write([&]() -> StoreResult<qint64> {
+        auto id = createInvoice(invoice, now);
+        if (!id)
+            return id;
+        CheckoutRecord c = checkout;
+        c.invoiceId = *id;
+        if (newCheckout) {
+            if (auto done = createCheckout(c, now); !done)
+                return std::unexpected(done.error());
+        } else if (auto done = linkCheckout(c.id, invoice.asset, *id, c.rate, now); !done) {
+            return std::unexpected(done.error());
+        }
+        return id;
+    });
+}
+
+StoreResult<QList<CheckoutRecord>> SqlStore::checkoutsById(const QStringList &ids)
+{
+    QList<CheckoutRecord> out;
+    // In slices, one statement each: the ids bound as one array (PostgreSQL) or JSON list (SQLite), each quoted.
+    for (qsizetype at = 0; at < ids.size(); at += 500) {
+        const QStringList slice = ids.mid(at, 500);
+        const bool pg = m_session.isPostgres();
+        const QString list = pg ? QStringLiteral("SELECT unnest(CAST(:ids AS text[]))") : QStringLiteral("SELECT value FROM json_each(:ids)");
+        QString bound;
+        if (pg) {
+            QStringList quoted;
+            for (QString id : slice)
+                quoted << u'"' + id.replace(u'\\', QStringLiteral("\\\\")).replace(u'"', QStringLiteral("\\\"")) + u'"';
+            bound = u'{' + quoted.join(u',') + u'}';
+        } else {
+            bound = QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(slice)).toJson(QJsonDocument::Compact));
+        }
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_checkouts WHERE id IN (%2)").arg(CheckoutColumns, list),
+                                     {{QStringLiteral(":ids"), bound}});
+        if (!rows)
+            return std::unexpected(rows.error());
+        for (const QSqlRecord &r : *rows)
+            out << checkoutFromRow(r);
+    }
+    return out;
+}
+
 StoreResult<CheckoutRecord> SqlStore::checkout(const QString &id)
 {
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_checkouts WHERE id = :id").arg(CheckoutColumns),

@@ -12,6 +12,9 @@ StoreNotifier::StoreNotifier(TokenReader token, Listener listen, std::chrono::mi
 {
     m_timer.setInterval(pollInterval);
     connect(&m_timer, &QTimer::timeout, this, &StoreNotifier::check);
+    m_soon.setSingleShot(true);
+    m_soon.setInterval(20);
+    connect(&m_soon, &QTimer::timeout, this, &StoreNotifier::check);
 }
 
 void StoreNotifier::setPollInterval(std::chrono::milliseconds interval)
@@ -36,6 +39,12 @@ void StoreNotifier::check()
         return;
     }
     m_last = token;
+}
+
+void StoreNotifier::pushed()
+{
+    if (!m_soon.isActive())
+        m_soon.start();
 }
 
 void StoreNotifier::connectNotify(const QMetaMethod &signal)

@@ -31,6 +31,9 @@ public:
 public Q_SLOTS:
     // Reads the token now; emits changed() when it moved since the last check.
     void check();
+    // A pushed notification (PostgreSQL NOTIFY): checked a moment later, so a burst of commits (an API
+    // creation, its fan-out and its delivery record within milliseconds) is one token read and one changed().
+    void pushed();
 
 Q_SIGNALS:
     void changed();
@@ -44,6 +47,7 @@ private:
     TokenReader m_token;
     Listener m_listen;
     QTimer m_timer;
+    QTimer m_soon; // pushed(): the coalescing delay
     std::optional<qint64> m_last;
     bool m_started = false;
 };

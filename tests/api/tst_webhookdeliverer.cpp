@@ -2,13 +2,16 @@
 // documented schedule (10 s, 1 min, 10 min, ...), every attempt recorded with its time, status and error,
 // then delivered with the same deliveryId and the same bytes; a delivery that never gets through is given up
 // after the last retry; a second deliverer on the same database waits while the first holds the lease and
-// takes over when it is gone.
+// takes over when it is gone; the events of one invoice reach the receiver in order (the next is sent once
+// the one before was answered) while other invoices' events go meanwhile.
 #include "apisecurity.h"
 #include "apistore.h"
 #include "httpserver.h"
 #include "storetestsupport.h"
 #include "webhookdeliverer.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 using namespace sd;
@@ -27,6 +30,7 @@ private Q_SLOTS:
     void downReceiverIsRetriedOnSchedule();
     void givesUpAfterTheLastRetry();
     void secondDelivererTakesOver();
+    void oneInvoicesEventsGoInOrderOthersDoNotWait();
 
 private:
     void addCheckout(const QString &id);
@@ -189,6 +193,44 @@ void TestWebhookDeliverer::secondDelivererTakesOver()
     QTRY_VERIFY_WITH_TIMEOUT(other.holdsLease(), 10000);
     QTRY_COMPARE(m_received.size(), 2);
     QVERIFY(m_received.at(1).second.body.contains("\"invoiceId\":\"c4\""));
+}
+
+void TestWebhookDeliverer::oneInvoicesEventsGoInOrderOthersDoNotWait()
+{
+    // Two invoices, each with InvoiceCreated then InvoiceExpired queued (fanned out in that order).
+    addCheckout(QStringLiteral("c5"));
+    addCheckout(QStringLiteral("c6"));
+    QCOMPARE(m_store->merchantApi()->expireUnchosenCheckouts(T0 + 24h).value_or(0), 2);
+    // The receiver holds its answer to c5's InvoiceCreated until the test lets it go.
+    QStringList arrived;
+    std::shared_ptr<HttpExchange> held;
+    m_receiver->setHandler([&](const HttpRequest &r, std::shared_ptr<HttpExchange> e) {
+        const QJsonObject o = QJsonDocument::fromJson(r.body).object();
+        const QString what = o.value(QStringLiteral("invoiceId")).toString() + u' ' + o.value(QStringLiteral("type")).toString();
+        arrived << what;
+        if (what == QLatin1String("c5 InvoiceCreated") && !held) {
+            held = e;
+            return;
+        }
+        e->respond(HttpResponse::text(200, "ok"));
+    });
+    ManualClock clock(T0 + 24h);
+    WebhookDeliverer deliverer(m_store.get(), &clock, m_key, DelivererOptions{});
+    deliverer.start();
+    // c6 is not held up by c5: both of its events arrive, in order.
+    QTRY_VERIFY(arrived.contains(QStringLiteral("c6 InvoiceExpired")));
+    QVERIFY(arrived.indexOf(QStringLiteral("c6 InvoiceCreated")) < arrived.indexOf(QStringLiteral("c6 InvoiceExpired")));
+    QVERIFY(held);
+    // c5's second event waits while its first is unanswered.
+    QTest::qWait(300);
+    QVERIFY2(!arrived.contains(QStringLiteral("c5 InvoiceExpired")), qPrintable(arrived.join(u',')));
+    held->respond(HttpResponse::text(200, "ok"));
+    QTRY_VERIFY(arrived.contains(QStringLiteral("c5 InvoiceExpired")));
+    QCOMPARE(arrived.size(), 4); // each once
+    QTRY_COMPARE(m_store->merchantApi()->deliveries(QStringLiteral("hook"), 10)->size(), 4);
+    SD_TRY(all, m_store->merchantApi()->deliveries(QStringLiteral("hook"), 10));
+    for (const DeliveryRecord &d : *all)
+        QTRY_COMPARE(m_store->merchantApi()->delivery(QStringLiteral("hook"), d.delivery.id)->status, DeliveryStatus::Delivered);
 }
 
 QTEST_GUILESS_MAIN(TestWebhookDeliverer)

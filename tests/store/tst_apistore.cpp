@@ -52,6 +52,8 @@ private Q_SLOTS:
     void cleanup();
     void keysAreStoredAsHashes();
     void checkoutCreationWritesInvoiceCreated();
+    void checkoutAndItsInvoiceInOneTransaction();
+    void checkoutsByIdInOneStatement();
     void moneyPathWritesTheOutboxInItsTransaction();
     void noOutboxForInvoicesWithoutCheckout();
     void rolledBackTransitionLeavesNoEvent();
@@ -125,6 +127,62 @@ void TstApiStore::keysAreStoredAsHashes()
         QVERIFY(!a.after.contains(key) && !a.before.contains(key));
     }
     QVERIFY(actions.contains(QStringLiteral("api_key.create")) && actions.contains(QStringLiteral("api_key.revoke")));
+}
+
+void TstApiStore::checkoutAndItsInvoiceInOneTransaction()
+{
+    // One payment method: the invoice, the checkout linked to it and its InvoiceCreated, one commit.
+    CheckoutRecord c = checkoutFor(QStringLiteral("one"), std::nullopt);
+    c.checkout.chosen = "XMR";
+    c.rate = QStringLiteral("150.25");
+    SD_TRY(id, m_api->createCheckoutInvoice(newInvoice(QStringLiteral("o-one"), QStringLiteral("addr-one-71"), 1000, 0, 0), c, true, T0));
+    SD_TRY(read, m_api->checkout(QStringLiteral("one")));
+    QCOMPARE(read->invoiceId, std::optional<qint64>(*id));
+    QCOMPARE(read->rate, QStringLiteral("150.25"));
+    QCOMPARE(read->checkout.chosen, std::optional<std::string>("XMR"));
+    SD_TRY(pending, m_api->pendingOutbox(100));
+    QCOMPARE(types(*pending), QStringList{QStringLiteral("InvoiceCreated")});
+    QCOMPARE(pending->first().invoiceId, std::optional<qint64>(*id));
+    SD_TRY(inv, m_store->invoice(*id));
+    QCOMPARE(inv->address, QStringLiteral("addr-one-71"));
+
+    // Several methods, chosen later: the invoice and the link together, once. A second choice loses and
+    // leaves no invoice behind (the address it was given is not taken by an invoice without a checkout).
+    CheckoutRecord many = checkoutFor(QStringLiteral("many"), std::nullopt, {QStringLiteral("XMR"), QStringLiteral("BTC")});
+    SD_TRY(made, m_api->createCheckout(many, T0));
+    many.checkout.chosen = "XMR";
+    SD_TRY(linked, m_api->createCheckoutInvoice(newInvoice(QStringLiteral("o-many"), QStringLiteral("addr-one-72"), 1000, 0, 0), many, false, T0 + 1s));
+    SD_TRY(after, m_api->checkout(QStringLiteral("many")));
+    QCOMPARE(after->invoiceId, std::optional<qint64>(*linked));
+    auto second = m_api->createCheckoutInvoice(newInvoice(QStringLiteral("o-many"), QStringLiteral("addr-one-73"), 1000, 0, 0), many, false, T0 + 2s);
+    QVERIFY(!second);
+    QCOMPARE(second.error().kind, StoreError::Conflict);
+    SD_TRY(holder, m_store->invoiceWithAddress(QStringLiteral("XMR"), QStringLiteral("addr-one-73")));
+    QVERIFY2(!*holder, "the losing choice's invoice was rolled back with it");
+    // A refused invoice writes no checkout either.
+    auto bad = m_api->createCheckoutInvoice(newInvoice(QStringLiteral("o-bad"), QStringLiteral("addr-one-74"), 0, 0, 0),
+                                            checkoutFor(QStringLiteral("bad"), std::nullopt), true, T0);
+    QVERIFY(!bad);
+    QCOMPARE(m_api->checkout(QStringLiteral("bad")).error().kind, StoreError::NotFound);
+}
+
+void TstApiStore::checkoutsByIdInOneStatement()
+{
+    // Ids a client could never choose, but the statement must not care: quotes, commas, braces, backslashes.
+    const QStringList ids{QStringLiteral("plain"), QStringLiteral("q\"uote"), QStringLiteral("a,b"), QStringLiteral("{x}"),
+                          QStringLiteral("back\\slash")};
+    for (const QString &id : ids)
+        QVERIFY(m_api->createCheckout(checkoutFor(id, std::nullopt, {QStringLiteral("XMR"), QStringLiteral("BTC")}), T0));
+    SD_TRY(found, m_api->checkoutsById(ids + QStringList{QStringLiteral("unknown")}));
+    QStringList got;
+    for (const CheckoutRecord &c : *found)
+        got << c.id;
+    got.sort();
+    QStringList want = ids;
+    want.sort();
+    QCOMPARE(got, want);
+    SD_TRY(none, m_api->checkoutsById({}));
+    QVERIFY(none->isEmpty());
 }
 
 void TstApiStore::checkoutCreationWritesInvoiceCreated()
