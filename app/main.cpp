@@ -39,53 +39,6 @@ QStringList rawArguments(int argc, char *argv[])
     return args;
 }
 
-int runGui(int argc, char *argv[])
-{
-    QApplication app(argc, argv);
-    identify();
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Crypto invoice settlement dashboard"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption langOption(QStringLiteral("lang"),
-                                  QApplication::translate("main", "Interface language (e.g. de)."),
-                                  QStringLiteral("LANG"));
-    QCommandLineOption configOption(QStringLiteral("config"), QApplication::translate("main", "Configuration file."),
-                                    QStringLiteral("FILE"));
-    QCommandLineOption dbOption(QStringLiteral("db"), QApplication::translate("main", "Database URL."),
-                                QStringLiteral("URL"));
-    QCommandLineOption demoOption(QStringLiteral("demo"),
-                                  QApplication::translate("main", "Try it without money: a private Monero test network "
-                                                                  "in the data directory (settledesk demo stop|reset)."));
-    parser.addOptions({langOption, configOption, dbOption, demoOption});
-    parser.process(app);
-
-    // Settledesk's strings, Qt's own (standard buttons) and QLocale's default (dates, numbers) together.
-    sd::ui::LanguageSetup::install(app, parser.value(langOption));
-
-    auto config = sd::Config::load(parser.value(configOption));
-    if (!config) {
-        std::fprintf(stderr, "settledesk: %s\n", qPrintable(config.error()));
-        return sd::ExitUsage;
-    }
-    if (parser.isSet(dbOption))
-        config->databaseUrl = parser.value(dbOption);
-    TestNetworkSession testNetwork;
-    if (parser.isSet(demoOption)) {
-        auto demo = testNetwork.start();
-        if (!demo)
-            return sd::ExitUnreachable;
-        config = *demo;
-    }
-    sd::ui::DashboardHooks hooks;
-    hooks.testNetwork = [&testNetwork] { return testNetwork.start(); };
-    hooks.prepare = [&testNetwork](sd::ui::MainWindow &window, sd::ui::DashboardController &) { testNetwork.wire(window); };
-    const int code = sd::ui::runDashboard(app, *config, sd::makeBackendFactory(), sd::makeBackendCheck(),
-                                          [] { return sd::BitcoinBackend::findCookieFiles(); }, hooks);
-    testNetwork.shutdown();
-    return code;
-}
-
 // The test network for the dashboard: its own thread (starting it takes 20-30 s the first time, every
 // action waits for RPCs), stopped when the dashboard closes if this dashboard started it.
 class TestNetworkSession
@@ -185,6 +138,53 @@ private:
     sd::DemoNetwork *m_network = nullptr;
     bool m_started = false;
 };
+
+int runGui(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    identify();
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Crypto invoice settlement dashboard"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption langOption(QStringLiteral("lang"),
+                                  QApplication::translate("main", "Interface language (e.g. de)."),
+                                  QStringLiteral("LANG"));
+    QCommandLineOption configOption(QStringLiteral("config"), QApplication::translate("main", "Configuration file."),
+                                    QStringLiteral("FILE"));
+    QCommandLineOption dbOption(QStringLiteral("db"), QApplication::translate("main", "Database URL."),
+                                QStringLiteral("URL"));
+    QCommandLineOption demoOption(QStringLiteral("demo"),
+                                  QApplication::translate("main", "Try it without money: a private Monero test network "
+                                                                  "in the data directory (settledesk demo stop|reset)."));
+    parser.addOptions({langOption, configOption, dbOption, demoOption});
+    parser.process(app);
+
+    // Settledesk's strings, Qt's own (standard buttons) and QLocale's default (dates, numbers) together.
+    sd::ui::LanguageSetup::install(app, parser.value(langOption));
+
+    auto config = sd::Config::load(parser.value(configOption));
+    if (!config) {
+        std::fprintf(stderr, "settledesk: %s\n", qPrintable(config.error()));
+        return sd::ExitUsage;
+    }
+    if (parser.isSet(dbOption))
+        config->databaseUrl = parser.value(dbOption);
+    TestNetworkSession testNetwork;
+    if (parser.isSet(demoOption)) {
+        auto demo = testNetwork.start();
+        if (!demo)
+            return sd::ExitUnreachable;
+        config = *demo;
+    }
+    sd::ui::DashboardHooks hooks;
+    hooks.testNetwork = [&testNetwork] { return testNetwork.start(); };
+    hooks.prepare = [&testNetwork](sd::ui::MainWindow &window, sd::ui::DashboardController &) { testNetwork.wire(window); };
+    const int code = sd::ui::runDashboard(app, *config, sd::makeBackendFactory(), sd::makeBackendCheck(),
+                                          [] { return sd::BitcoinBackend::findCookieFiles(); }, hooks);
+    testNetwork.shutdown();
+    return code;
+}
 
 } // namespace
 
