@@ -328,7 +328,7 @@ void InvoiceDetailWidget::setRow(const InvoiceRow &row)
     updateTestActions();
     m_price->setText(row.fiatAmount.isEmpty()
                          ? tr("priced in %1").arg(row.asset)
-                         : tr("%1 at %2 %3 per %4").arg(DisplayText::fiat(row.fiatAmount, row.fiatCurrency), row.rate,
+                         : tr("%1 at %2 %3 per %4").arg(DisplayText::fiat(row.fiatAmount, row.fiatCurrency), DisplayText::localDecimal(row.rate),
                                                         row.fiatCurrency, row.asset));
     m_due->setText(DisplayText::amountWithUnit(row.required, row.asset));
     m_received->setText(DisplayText::amountWithUnit(row.received, row.asset));
