@@ -259,21 +259,8 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
         }
     });
 
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+    if (!quitOnTerminationSignals(QStringLiteral("settledesk: stopping\n")))
         return fail(ExitUnreachable, QStringLiteral("cannot install signal handlers"));
-    QSocketNotifier notifier(g_signalFds[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, qApp, [] {
-        char c;
-        [[maybe_unused]] auto n = ::read(g_signalFds[0], &c, 1);
-        std::fprintf(stderr, "settledesk: stopping\n");
-        QCoreApplication::quit();
-    });
-    struct sigaction sa = {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGTERM, &sa, nullptr);
-    ::sigaction(SIGINT, &sa, nullptr);
 
     QString error;
     if (!host.start(&error))
@@ -544,6 +531,29 @@ int usage()
 }
 
 } // namespace
+
+bool quitOnTerminationSignals(const QString &message)
+{
+    if (g_signalFds[0] >= 0)
+        return true;
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(g_signalFds[0], QSocketNotifier::Read, qApp);
+    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [message] {
+        char c;
+        [[maybe_unused]] auto n = ::read(g_signalFds[0], &c, 1);
+        if (!message.isEmpty())
+            std::fputs(message.toUtf8().constData(), stderr);
+        QCoreApplication::quit();
+    });
+    struct sigaction sa = {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    return true;
+}
 
 bool isCliInvocation(const QStringList &arguments)
 {

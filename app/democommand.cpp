@@ -36,7 +36,7 @@ int runDemoCommand(const QStringList &arguments)
     DemoNetwork network(parser.isSet(dirOption) ? QDir(parser.value(dirOption)).absolutePath()
                                                 : DemoNetwork::defaultDirectory());
     if (action == QLatin1String("start")) {
-        const auto started = network.start([](const QString &step) { cli::out(step); });
+        const auto started = network.start([](const QString &step) { cli::out(step); }, true);
         if (!started)
             return cli::fail(ExitUnreachable, started.error());
         const auto &e = network.endpoints();

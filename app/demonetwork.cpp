@@ -63,7 +63,8 @@ QString rpcText(const RpcError &e) { return e.message; }
 
 } // namespace
 
-DemoNetwork::DemoNetwork(const QString &directory, QObject *parent) : QObject(parent), m_dir(QDir::cleanPath(directory))
+DemoNetwork::DemoNetwork(const QString &directory, QObject *parent)
+    : QObject(parent), m_dir(QDir::cleanPath(directory)), m_autoMine(this) // a child: it moves with the network's thread
 {
     connect(&m_autoMine, &QTimer::timeout, this, &DemoNetwork::autoMine);
 }
@@ -72,7 +73,8 @@ DemoNetwork::~DemoNetwork() = default;
 
 QString DemoNetwork::defaultDirectory()
 {
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("demo"));
+    // Beside the default database (storeurl.h: the generic data location's settledesk/).
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)).filePath(QStringLiteral("settledesk/demo"));
 }
 
 QString DemoNetwork::label() { return QCoreApplication::translate("sd::DemoNetwork", "Test network (no real money)"); }
@@ -105,6 +107,7 @@ bool DemoNetwork::readState()
     e.customerUrl = s.value(QStringLiteral("customer_url")).toString();
     e.customerAddress = s.value(QStringLiteral("customer_address")).toString();
     e.refundAddress = s.value(QStringLiteral("refund_address")).toString();
+    e.keepRunning = s.value(QStringLiteral("keep_running")).toBool();
     for (const QString &p : s.value(QStringLiteral("pids")).toString().split(u' ', Qt::SkipEmptyParts))
         e.pids << p.toLongLong();
     for (const QString &p : s.value(QStringLiteral("ports")).toString().split(u' ', Qt::SkipEmptyParts))
@@ -130,6 +133,7 @@ void DemoNetwork::writeState() const
     s.setValue(QStringLiteral("customer_url"), e.customerUrl);
     s.setValue(QStringLiteral("customer_address"), e.customerAddress);
     s.setValue(QStringLiteral("refund_address"), e.refundAddress);
+    s.setValue(QStringLiteral("keep_running"), e.keepRunning);
     QStringList pids, ports;
     for (qint64 p : e.pids)
         pids << QString::number(p);
@@ -403,7 +407,7 @@ std::expected<void, QString> DemoNetwork::fund(const std::function<void(const QS
     return {};
 }
 
-std::expected<void, QString> DemoNetwork::start(const std::function<void(const QString &)> &progress)
+std::expected<void, QString> DemoNetwork::start(const std::function<void(const QString &)> &progress, bool keepRunning)
 {
     if (auto installed = checkInstalled(); !installed)
         return installed;
@@ -416,7 +420,8 @@ std::expected<void, QString> DemoNetwork::start(const std::function<void(const Q
             makeClients();
             if (call(Daemon, QStringLiteral("get_info"), JsonValue::object(), 5000)
                 && call(Merchant, QStringLiteral("get_version"), JsonValue::object(), 5000)) {
-                m_startedHere = false; // someone else's (`demo start`): theirs to stop
+                // `demo start`'s runs until `demo stop`; one a crashed dashboard left is this one's now.
+                m_startedHere = !m_endpoints.keepRunning;
                 qputenv(passwordEnv().toLatin1(), m_endpoints.merchantPassword.toUtf8());
                 return config().save(configPath());
             }
@@ -434,6 +439,7 @@ std::expected<void, QString> DemoNetwork::start(const std::function<void(const Q
         return failed(ok.error());
     if (progress)
         progress(tr("Opening the test wallets…"));
+    m_endpoints.keepRunning = keepRunning;
     if (auto ok = openWallets(); !ok)
         return failed(ok.error());
     if (auto ok = fund(progress); !ok)

@@ -49,12 +49,13 @@ public:
         QString refundAddress;   // the customer's subaddress 1: where refunds of the test go
         QList<qint64> pids;      // monerod, merchant, customer
         QList<quint16> ports;    // the same order
+        bool keepRunning = false; // started by `demo start`: runs until `demo stop`, whoever uses it
     };
 
     explicit DemoNetwork(const QString &directory = defaultDirectory(), QObject *parent = nullptr);
     ~DemoNetwork() override;
 
-    static QString defaultDirectory(); // QStandardPaths::AppDataLocation + "/demo"
+    static QString defaultDirectory(); // ~/.local/share/settledesk/demo (GenericDataLocation)
     // The environment variable the demo configuration names for the merchant wallet's password.
     static QString passwordEnv() { return QStringLiteral("SETTLEDESK_DEMO_XMR_PASSWORD"); }
     static QString label();            // "Test network (no real money)", the configuration's test_network
@@ -69,7 +70,9 @@ public:
     // Starts the network, or takes over the one running in the directory; on a new chain mines the first
     // 110 blocks to the customer. Then writes the configuration file and sets passwordEnv() in this process.
     // `progress` is told each step ("Mining the first blocks…").
-    std::expected<void, QString> start(const std::function<void(const QString &)> &progress = {});
+    // `keepRunning` (`demo start`): no dashboard stops it. A dashboard that takes over a network another
+    // dashboard started (and left behind by a crash) owns it: startedHere().
+    std::expected<void, QString> start(const std::function<void(const QString &)> &progress = {}, bool keepRunning = false);
     // SIGTERM to every recorded process (the wallets store their files), SIGKILL after `graceMs`; the chain
     // and the wallets stay for the next start. Only pids whose command line names the directory are hit.
     void stop(int graceMs = 10000);

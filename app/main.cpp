@@ -170,6 +170,9 @@ int runGui(int argc, char *argv[])
     }
     if (parser.isSet(dbOption))
         config->databaseUrl = parser.value(dbOption);
+    // Ctrl-C in the terminal of `scripts/run --demo` closes the dashboard as its window would: the test
+    // network it started stops too (a dashboard killed by a signal left it running).
+    sd::quitOnTerminationSignals();
     TestNetworkSession testNetwork;
     if (parser.isSet(demoOption)) {
         auto demo = testNetwork.start();

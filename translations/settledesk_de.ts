@@ -543,7 +543,7 @@
 <context>
     <name>sd::DemoNetwork</name>
     <message>
-        <location filename="../app/demonetwork.cpp" line="+78"/>
+        <location filename="../app/demonetwork.cpp" line="+80"/>
         <source>Test network (no real money)</source>
         <translation>Testnetz (kein echtes Geld)</translation>
     </message>
@@ -553,7 +553,7 @@
         <translation>Das Testnetz braucht %1 aus Debians Paket „monero“: sudo apt-get install monero (scripts/run --demo installiert es).</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+127"/>
         <source>%1 exited while starting; its log is in %2</source>
         <translation>%1 hat sich beim Start beendet; sein Protokoll liegt in %2</translation>
     </message>
@@ -598,7 +598,7 @@
         <translation>die Testmünzen des Kunden wurden nicht freigegeben</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>Starting the test network…</source>
         <translation>Das Testnetz startet …</translation>
     </message>
@@ -608,7 +608,7 @@
         <translation>Die Test-Wallets werden geöffnet …</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>%1 could not be deleted</source>
         <translation>%1 konnte nicht gelöscht werden</translation>
     </message>

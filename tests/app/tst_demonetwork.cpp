@@ -147,15 +147,27 @@ void TestDemoNetwork::startPaySettleStop()
     QCOMPARE(again.endpoints().customerAddress, e.customerAddress);
     QCOMPARE(again.endpoints().refundAddress, e.refundAddress);
     QVERIFY2(second.filter(QStringLiteral("Mining")).isEmpty(), qPrintable(second.join(u'\n')));
-    // Another process (the dashboard after `demo start`) takes it over without starting anything.
+    // Another dashboard (after a crash of this one) takes it over without starting anything, and owns it.
     DemoNetwork adopter(dir);
     QVERIFY(adopter.start().has_value());
-    QVERIFY(!adopter.startedHere());
+    QVERIFY(adopter.startedHere());
     QCOMPARE(adopter.endpoints().pids, again.endpoints().pids);
     const auto pids = again.endpoints().pids;
     again.stop();
     for (qint64 pid : pids)
         QVERIFY(!alive(pid));
+
+    // `demo start`'s network is not the dashboard's to stop; `demo stop` stops it.
+    DemoNetwork command(dir);
+    QVERIFY(command.start({}, true).has_value());
+    DemoNetwork dashboard(dir);
+    QVERIFY(dashboard.start().has_value());
+    QVERIFY(!dashboard.startedHere());
+    const auto kept = command.endpoints().pids;
+    DemoNetwork(dir).stop();
+    for (qint64 pid : kept)
+        QVERIFY(!alive(pid));
+    QVERIFY(!DemoNetwork(dir).isRunning());
 }
 
 void TestDemoNetwork::missingPackageNamesIt()
