@@ -262,6 +262,7 @@ void MainWindow::buildActions()
         auto *dialog = new ReportExportDialog(m_config.databaseUrl,
                                               readSecret(m_config.databasePasswordEnv, QStringLiteral("database")), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setTestNetwork(m_config.testNetwork);
         connect(dialog, &ReportExportDialog::exportFinished, this,
                 [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 10000); });
         dialog->open();
