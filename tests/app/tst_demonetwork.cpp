@@ -5,6 +5,7 @@
 #include "demonetwork.h"
 #include "engine.h"
 #include "enginehost.h"
+#include "refundservice.h"
 #include "store.h"
 
 #include <QDirIterator>
@@ -32,6 +33,8 @@ bool listening(quint16 port)
 
 bool alive(qint64 pid) { return ::kill(pid_t(pid), 0) == 0; }
 
+qint64 msSinceEpoch(TimePoint t) { return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count(); }
+
 } // namespace
 
 class TestDemoNetwork : public QObject
@@ -40,6 +43,7 @@ class TestDemoNetwork : public QObject
 private Q_SLOTS:
     void initTestCase();
     void startPaySettleStop();
+    void newcomerSeesEachCaseWithinMinutes();
     void missingPackageNamesIt();
     void resetDeletesEverything();
 
@@ -168,6 +172,105 @@ void TestDemoNetwork::startPaySettleStop()
     for (qint64 pid : kept)
         QVERIFY(!alive(pid));
     QVERIFY(!DemoNetwork(dir).isRunning());
+}
+
+// What the README's table promises a newcomer, through the network's own actions (short windows here):
+// a partial payment completed in grace settles, an underpaid one expires, late money lands in the refund
+// queue, and its refund arrives in the customer's test wallet.
+void TestDemoNetwork::newcomerSeesEachCaseWithinMinutes()
+{
+    const QString dir = m_root.filePath(QStringLiteral("demo")); // the chain of the test before: no mining from scratch
+    DemoNetwork network(dir);
+    QVERIFY(network.start().has_value());
+    const Config config = network.config();
+    EngineHost host(config);
+    QString error;
+    QVERIFY2(host.start(&error), qPrintable(error));
+    Engine *engine = host.engine();
+    QList<InvoiceRecord> created;
+    QList<RefundItem> queued;
+    connect(engine, &Engine::invoiceCreated, this, [&](quint64, const InvoiceRecord &i) { created << i; }, Qt::QueuedConnection);
+    connect(engine, &Engine::refundQueued, this, [&](const RefundItem &i) { queued << i; }, Qt::QueuedConnection);
+    auto store = Store::open(config.databaseUrl, QStringLiteral("demo-test"));
+    QVERIFY(store.has_value());
+    const auto state = [&](qint64 id) { return (*store)->invoice(id)->invoice.state; };
+    const auto create = [&](const QString &order) {
+        CreateInvoiceRequest r;
+        r.requestId = quint64(created.size() + 10);
+        r.asset = QStringLiteral("XMR");
+        r.orderRef = order;
+        r.cryptoAmount = QStringLiteral("0.2");
+        r.quoteWindow = Seconds(8);
+        r.graceWindow = Seconds(8);
+        const qsizetype before = created.size();
+        QMetaObject::invokeMethod(engine, [engine, r] { engine->createInvoice(r); });
+        if (!QTest::qWaitFor([&] { return created.size() > before; }, Wait))
+            qFatal("invoice not created");
+        return created.last();
+    };
+    // Blocks come every second here, as the dashboard's network makes them every 5 s.
+    const auto mineUntil = [&](const std::function<bool()> &done) {
+        for (int i = 0; i < 60; ++i) {
+            if (done())
+                return true;
+            if (!network.mine(1))
+                return false;
+            QTest::qWait(1000);
+        }
+        return done();
+    };
+    const Atomic half = 100'000'000'000;
+    const InvoiceRecord grace = create(QStringLiteral("in grace"));
+    const InvoiceRecord under = create(QStringLiteral("underpaid"));
+    const InvoiceRecord late = create(QStringLiteral("late"));
+    QSignalSpy failed(&network, &DemoNetwork::actionFailed);
+    network.pay(grace.address, half, QStringLiteral("Pay part"));
+    network.pay(under.address, half, QStringLiteral("Pay part"));
+    network.payAt(late.address, 2 * half, msSinceEpoch(late.invoice.terms.graceExpiresAt) + 2000,
+                  QStringLiteral("Pay late"));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+    QTRY_COMPARE_WITH_TIMEOUT(state(grace.id), InvoiceState::PartiallyPaid, Wait);
+    // The rest once the quote has lapsed: in grace.
+    QTRY_VERIFY_WITH_TIMEOUT(QDateTime::currentMSecsSinceEpoch() > msSinceEpoch(grace.invoice.terms.quoteExpiresAt) + 500, Wait);
+    network.pay(grace.address, half, QStringLiteral("Pay in full"));
+    QVERIFY(mineUntil([&] { return state(grace.id) == InvoiceState::Settled; }));
+    QVERIFY(mineUntil([&] { return state(under.id) == InvoiceState::UnderpaidExpired; }));
+    QVERIFY(mineUntil([&] {
+        for (const RefundItem &i : queued)
+            if (i.invoiceId == late.id && i.reason == RefundReason::Late)
+                return true;
+        return false;
+    }));
+    QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.first().at(0).toString()));
+    RefundItem item;
+    for (const RefundItem &i : queued)
+        if (i.invoiceId == late.id)
+            item = i;
+    QCOMPARE(item.amount, 2 * half);
+
+    // The refund, as the merchant approves it in the queue, to the address the invoice panel shows.
+    QVERIFY(network.mine(10)); // the late payment's refund confirmations (10 for XMR), its outputs unlocked
+    QTest::qWait(2500);        // the engine records them
+    RefundService::registerMetaTypes();
+    RefundService refunds(config, QStringLiteral("newcomer"));
+    QList<RefundQuote> quotes;
+    QList<RefundOutcome> outcomes;
+    connect(&refunds, &RefundService::quoted, this, [&](quint64, const RefundQuote &q) { quotes << q; });
+    connect(&refunds, &RefundService::finished, this, [&](quint64, const RefundOutcome &o) { outcomes << o; });
+    refunds.quote(1, item.id, network.endpoints().refundAddress);
+    QTRY_VERIFY_WITH_TIMEOUT(!quotes.isEmpty() || !outcomes.isEmpty(), Wait);
+    QVERIFY2(!quotes.isEmpty(), qPrintable(outcomes.value(0).message));
+    refunds.approve(2, item.id, network.endpoints().refundAddress, quotes.first().fee);
+    QTRY_VERIFY_WITH_TIMEOUT(!outcomes.isEmpty(), Wait);
+    QVERIFY2(outcomes.first().kind == RefundOutcome::Done, qPrintable(outcomes.first().message));
+    QSignalSpy balance(&network, &DemoNetwork::customerBalance);
+    QVERIFY(mineUntil([&] {
+        network.refreshCustomer();
+        return !balance.isEmpty() && balance.last().at(0).toULongLong() == quotes.first().sendAmount;
+    }));
+    host.stop();
+    network.stop();
+    QVERIFY(!network.isRunning());
 }
 
 void TestDemoNetwork::missingPackageNamesIt()
