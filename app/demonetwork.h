@@ -111,6 +111,7 @@ public:
 
 private:
     enum Peer { Daemon, Merchant, Customer };
+    JsonRpcClient *client(Peer peer) const;
     RpcResult<JsonValue> call(Peer peer, const QString &method, const JsonValue &params, int timeoutMs = 60000);
     RpcResult<JsonValue> post(Peer peer, const QString &path, const JsonValue &body, int timeoutMs = 60000);
     std::expected<void, QString> waitAnswer(Peer peer, const QString &method, qint64 pid, const QString &name);
