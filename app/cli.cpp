@@ -8,6 +8,7 @@
 #include "refundcommand.h"
 #include "reportcommand.h"
 #include "addresscommand.h"
+#include "democommand.h"
 #include "apihost.h"
 #include "apikeycommand.h"
 #include "store.h"
@@ -34,7 +35,7 @@ namespace sd {
 
 namespace {
 
-const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("api-keys"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
+const QStringList Commands = {QStringLiteral("addresses"), QStringLiteral("api-keys"), QStringLiteral("demo"), QStringLiteral("engine"), QStringLiteral("invoice"), QStringLiteral("refunds"),
                               QStringLiteral("report"), QStringLiteral("reconcile")};
 // Options that take a value, so that a value is never mistaken for a command word.
 const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db"),       QStringLiteral("state"),
@@ -45,7 +46,7 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
                                   QStringLiteral("from"),   QStringLiteral("to"),       QStringLiteral("format"),
                                   QStringLiteral("out"),    QStringLiteral("address"),  QStringLiteral("reason"),
                                   QStringLiteral("txid"),   QStringLiteral("fee"),      QStringLiteral("network"),
-                                  QStringLiteral("summary-interval"), QStringLiteral("label"), QStringLiteral("permission")};
+                                  QStringLiteral("summary-interval"), QStringLiteral("label"), QStringLiteral("permission"), QStringLiteral("dir")};
 
 using cli::fail;
 using cli::out;
@@ -258,21 +259,8 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
         }
     });
 
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+    if (!quitOnTerminationSignals(QStringLiteral("settledesk: stopping\n")))
         return fail(ExitUnreachable, QStringLiteral("cannot install signal handlers"));
-    QSocketNotifier notifier(g_signalFds[0], QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, qApp, [] {
-        char c;
-        [[maybe_unused]] auto n = ::read(g_signalFds[0], &c, 1);
-        std::fprintf(stderr, "settledesk: stopping\n");
-        QCoreApplication::quit();
-    });
-    struct sigaction sa = {};
-    sa.sa_handler = onSignal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGTERM, &sa, nullptr);
-    ::sigaction(SIGINT, &sa, nullptr);
 
     QString error;
     if (!host.start(&error))
@@ -534,6 +522,7 @@ int usage()
                        "  refunds rebuild ID          rebuild a Monero refund whose transaction can never be mined\n"
                        "  addresses import --asset USDT FILE | addresses list   the USDT address pool\n"
                        "  api-keys create --label L --permission P... | list | revoke ID   merchant API keys\n"
+                       "  demo start|stop|reset|status   the local test network (settledesk --demo opens it)\n"
                        "  report --from D --to D --format csv|pdf --out FILE   settlement report\n"
                        "  reconcile [--asset A]       wallet's incoming transfers against the database\n\n"
                        "Exit codes: 0 ok, 1 usage, 2 not found, 3 database or wallet unreachable, 4 refused,\n"
@@ -542,6 +531,29 @@ int usage()
 }
 
 } // namespace
+
+bool quitOnTerminationSignals(const QString &message)
+{
+    if (g_signalFds[0] >= 0)
+        return true;
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+        return false;
+    auto *notifier = new QSocketNotifier(g_signalFds[0], QSocketNotifier::Read, qApp);
+    QObject::connect(notifier, &QSocketNotifier::activated, qApp, [message] {
+        char c;
+        [[maybe_unused]] auto n = ::read(g_signalFds[0], &c, 1);
+        if (!message.isEmpty())
+            std::fputs(message.toUtf8().constData(), stderr);
+        QCoreApplication::quit();
+    });
+    struct sigaction sa = {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::sigaction(SIGINT, &sa, nullptr);
+    return true;
+}
 
 bool isCliInvocation(const QStringList &arguments)
 {
@@ -587,6 +599,8 @@ int runCli(const QStringList &given)
         return runAddressCommand(arguments);
     if (command == QLatin1String("api-keys"))
         return runApiKeyCommand(arguments);
+    if (command == QLatin1String("demo"))
+        return runDemoCommand(arguments);
     if (command == QLatin1String("report"))
         return runReportCommand(arguments);
     if (command == QLatin1String("reconcile"))

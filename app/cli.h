@@ -12,6 +12,9 @@ enum ExitCode { ExitOk = 0, ExitUsage = 1, ExitNotFound = 2, ExitUnreachable = 3
 
 // Whether argv names a command-line subcommand (otherwise the GUI starts).
 bool isCliInvocation(const QStringList &arguments);
+// SIGTERM and SIGINT (Ctrl-C) quit the application's event loop, so that what it runs stops cleanly (the
+// engine, the test network's processes); `message` goes to stderr first. Needs the application object.
+bool quitOnTerminationSignals(const QString &message = QString());
 // Runs the subcommand; a QCoreApplication must exist.
 int runCli(const QStringList &arguments);
 

@@ -207,6 +207,7 @@ int runReportCommand(const QStringList &arguments)
         return fail(ExitUsage, cfg.error());
     if (parser.isSet(db))
         cfg->databaseUrl = parser.value(db);
+    options.testNetwork = cfg->testNetwork;
     const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
                                  ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database"))
                                  : QString();

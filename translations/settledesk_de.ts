@@ -235,7 +235,7 @@
 <context>
     <name>DisplayText</name>
     <message>
-        <location filename="../ui/displaytext.cpp" line="+41"/>
+        <location filename="../ui/displaytext.cpp" line="+52"/>
         <source>Awaiting payment</source>
         <translation>Zahlung ausstehend</translation>
     </message>
@@ -490,7 +490,42 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/main.cpp" line="+38"/>
+        <location filename="../app/main.cpp" line="+53"/>
+        <source>Test network</source>
+        <translation>Testnetz</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Starting the test network…</source>
+        <translation>Das Testnetz startet …</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>The test network did not start: %1</source>
+        <translation>Das Testnetz ist nicht gestartet: %1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Pay late</source>
+        <translation>Verspätet zahlen</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Pay in full</source>
+        <translation>Vollständig zahlen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pay part</source>
+        <translation>Teilweise zahlen</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The test customer&apos;s refund address has received %1 XMR</source>
+        <translation>Die Erstattungsadresse des Testkunden hat %1 XMR erhalten</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>Crypto invoice settlement dashboard</source>
         <translation>Übersicht für die Abrechnung von Krypto-Rechnungen</translation>
     </message>
@@ -508,6 +543,109 @@
         <location line="+2"/>
         <source>Database URL.</source>
         <translation>Datenbank-URL.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Try it without money: a private Monero test network in the data directory (settledesk demo stop|reset).</source>
+        <translation>Ohne Geld ausprobieren: ein privates Monero-Testnetz im Datenverzeichnis (settledesk demo stop|reset).</translation>
+    </message>
+</context>
+<context>
+    <name>sd::DemoNetwork</name>
+    <message>
+        <location filename="../app/demonetwork.cpp" line="+80"/>
+        <source>Test network (no real money)</source>
+        <translation>Testnetz (kein echtes Geld)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The test network needs %1, which is in Debian&apos;s &quot;monero&quot; package: sudo apt-get install monero (scripts/run --demo installs it).</source>
+        <translation>Das Testnetz braucht %1 aus Debians Paket „monero“: sudo apt-get install monero (scripts/run --demo installiert es).</translation>
+    </message>
+    <message>
+        <location line="+127"/>
+        <source>%1 exited while starting; its log is in %2</source>
+        <translation>%1 hat sich beim Start beendet; sein Protokoll liegt in %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 did not answer within 60 s: %2</source>
+        <translation>%1 hat nicht innerhalb von 60 s geantwortet: %2</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>no free TCP port on 127.0.0.1</source>
+        <translation>kein freier TCP-Port auf 127.0.0.1</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>%1 could not be started: %2</source>
+        <translation>%1 konnte nicht gestartet werden: %2</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>the %1 test wallet could not be opened: %2</source>
+        <translation>das Test-Wallet %1 konnte nicht geöffnet werden: %2</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>mining failed: %1</source>
+        <translation>Mining fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Mining the first %1 blocks…</source>
+        <translation>Die ersten %1 Blöcke werden gemint …</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Waiting for the customer&apos;s test coins to unlock…</source>
+        <translation>Warten, bis die Testmünzen des Kunden freigegeben sind …</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>the customer&apos;s test coins did not unlock</source>
+        <translation>die Testmünzen des Kunden wurden nicht freigegeben</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>Starting the test network…</source>
+        <translation>Das Testnetz startet …</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Opening the test wallets…</source>
+        <translation>Die Test-Wallets werden geöffnet …</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>%1 could not be deleted</source>
+        <translation>%1 konnte nicht gelöscht werden</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>the payment %1 was not relayed by the test network&apos;s monerod</source>
+        <translation>die Zahlung %1 wurde vom monerod des Testnetzes nicht weitergeleitet</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>the customer&apos;s test wallet could not pay: %1</source>
+        <translation>das Test-Wallet des Kunden konnte nicht zahlen: %1</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>%1: %2 XMR sent by the test customer (transaction %3…)</source>
+        <translation>%1: %2 XMR vom Testkunden gesendet (Transaktion %3 …)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1: the test customer pays in %2 s, after the invoice&apos;s window closed</source>
+        <translation>%1: der Testkunde zahlt in %2 s, nachdem das Fenster der Rechnung geschlossen ist</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Block %1 mined on the test network</source>
+        <translation>Block %1 im Testnetz gemint</translation>
     </message>
 </context>
 <context>
@@ -1138,7 +1276,7 @@
 <context>
     <name>sd::ui::InvoiceDetailWidget</name>
     <message>
-        <location filename="../ui/invoicedetailwidget.cpp" line="+94"/>
+        <location filename="../ui/invoicedetailwidget.cpp" line="+95"/>
         <source>Select an invoice to see its address, deposits and history.</source>
         <translation>Wählen Sie eine Rechnung, um Adresse, Einzahlungen und Verlauf zu sehen.</translation>
     </message>
@@ -1183,7 +1321,62 @@
         <translation>Diese Rechnung auf der Kundenanzeige verfolgen (Einstellungen: welcher Bildschirm)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+16"/>
+        <source>Test network: no real money</source>
+        <translation>Testnetz: kein echtes Geld</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Pay in full</source>
+        <translation>Vollständig zahlen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test customer pays what is still due</source>
+        <translation>Der Testkunde zahlt, was noch fällig ist</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pay part</source>
+        <translation>Teilweise zahlen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test customer pays half of what is still due; pay the rest before the hard boundary</source>
+        <translation>Der Testkunde zahlt die Hälfte des noch Fälligen; den Rest vor der Endfrist zahlen</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pay late</source>
+        <translation>Verspätet zahlen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test customer pays the full amount once the hard boundary has passed: late money for the refund queue</source>
+        <translation>Der Testkunde zahlt den vollen Betrag nach der Endfrist: verspätetes Geld für die Erstattungen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mine a block</source>
+        <translation>Einen Block minen</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The test network also mines a block every few seconds by itself</source>
+        <translation>Das Testnetz mint außerdem von selbst alle paar Sekunden einen Block</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Refund to</source>
+        <translation>Erstatten an</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The test customer&apos;s address for refunds: paste it when you approve one</source>
+        <translation>Die Adresse des Testkunden für Erstattungen: beim Freigeben einer Erstattung einfügen</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
@@ -1301,7 +1494,7 @@
         <translation>Ursache</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+54"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
@@ -1316,7 +1509,7 @@
         <translation>Bestellung %1 (Rechnung Nr. %2)</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>priced in %1</source>
         <translation>in %1 ausgepreist</translation>
     </message>
@@ -1386,7 +1579,7 @@ Ausgang %2</translation>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Quote valid for %1</source>
         <translation>Angebot gültig für %1</translation>
     </message>
@@ -1604,7 +1797,7 @@ Ausgang %2</translation>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+94"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1769,7 +1962,12 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+203"/>
+        <location line="+161"/>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>The overview could not be computed: %1</source>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
@@ -3043,7 +3241,17 @@ Ausgang %2</translation>
         <translation>Rechnungen, Zahlungen und die Erstattungswarteschlange liegen in einer Datenbank. Ein Arbeitsplatz: eine Datei auf diesem Computer. Mehrere Arbeitsplätze oder ein Server: PostgreSQL.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
+        <source>&amp;Try it first without money: a private test network on this computer</source>
+        <translation>&amp;Erst ohne Geld ausprobieren: ein privates Testnetz auf diesem Computer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Settledesk starts a local Monero test network (Debian package monero) with a shop wallet and a customer wallet that pays your test invoices. Its records are kept apart from your own; nothing here is saved. Later: settledesk --demo.</source>
+        <translation>Settledesk startet ein lokales Monero-Testnetz (Debian-Paket monero) mit einem Shop-Wallet und einem Kunden-Wallet, das Ihre Testrechnungen bezahlt. Seine Daten bleiben getrennt von Ihren; hier wird nichts gespeichert. Später: settledesk --demo.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>&amp;SQLite file on this computer (recommended for one desk)</source>
         <translation>&amp;SQLite-Datei auf diesem Computer (empfohlen für einen Arbeitsplatz)</translation>
     </message>
@@ -3064,23 +3272,23 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+98"/>
+        <location line="+104"/>
         <source>stored in the system keychain</source>
         <translation>wird im Schlüsselbund des Systems gespeichert</translation>
     </message>
     <message>
-        <location line="-97"/>
-        <location line="+109"/>
+        <location line="-103"/>
+        <location line="+115"/>
         <source>Password</source>
         <translation>Passwort</translation>
     </message>
     <message>
-        <location line="-99"/>
+        <location line="-100"/>
         <source>Connect to the database, check its encryption and schema version (nothing is saved or created)</source>
         <translation>Mit der Datenbank verbinden, Verschlüsselung und Schema-Version prüfen (nichts wird gespeichert oder angelegt)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>What you accept</source>
         <translation>Was Sie annehmen</translation>
     </message>
@@ -3246,7 +3454,7 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+129"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>
@@ -3266,7 +3474,7 @@ Ausgang %2</translation>
         <translation>Geben Sie den Preis von 1 %1 in %2 als positive Zahl ein, etwa 150.00.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
     </message>

@@ -261,7 +261,8 @@ void DashboardController::applyConfig(const Config &config)
 }
 
 std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck check, const QStringList &cookieFiles,
-                                             const std::function<void(SetupWizard &)> &prepare)
+                                             const std::function<void(SetupWizard &)> &prepare,
+                                             bool *testNetworkChosen)
 {
     QThread thread;
     thread.setObjectName(QStringLiteral("settledesk-setup-tests"));
@@ -277,6 +278,11 @@ std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck 
     QObject::connect(engine, &Engine::connectionChecked, &wizard, &ConnectionTestRow::deliver, Qt::QueuedConnection);
     std::optional<Config> saved;
     QObject::connect(&wizard, &SetupWizard::saved, &wizard, [&saved](const Config &c) { saved = c; });
+    if (testNetworkChosen) {
+        *testNetworkChosen = false;
+        wizard.setTestNetworkOffered(true);
+        QObject::connect(&wizard, &SetupWizard::testNetworkRequested, &wizard, [testNetworkChosen] { *testNetworkChosen = true; });
+    }
     if (prepare)
         prepare(wizard);
     wizard.exec();
@@ -286,17 +292,28 @@ std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck 
 }
 
 int runDashboard(QApplication &app, const Config &initial, BackendFactory factory, BackendCheck check,
-                 std::function<QStringList()> cookieFinder)
+                 std::function<QStringList()> cookieFinder, const DashboardHooks &hooks)
 {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/settledesk.svg")));
     Config config = initial;
-    if (!QFileInfo::exists(config.path.isEmpty() ? Config::defaultPath() : config.path))
-        if (auto saved = runFirstStartAssistant(config, check, cookieFinder ? cookieFinder() : QStringList()))
+    if (config.testNetwork.isEmpty() && !QFileInfo::exists(config.path.isEmpty() ? Config::defaultPath() : config.path)) {
+        bool testNetwork = false;
+        if (auto saved = runFirstStartAssistant(config, check, cookieFinder ? cookieFinder() : QStringList(), {},
+                                                hooks.testNetwork ? &testNetwork : nullptr))
             config = *saved;
+        if (testNetwork) {
+            const auto demo = hooks.testNetwork();
+            if (!demo)
+                return 3; // the hook said why
+            config = *demo;
+        }
+    }
     MainWindow window(config);
     window.setCookieFinder(std::move(cookieFinder));
     DashboardController controller(&window, config, std::move(factory));
     controller.setBackendCheck(std::move(check));
+    if (hooks.prepare)
+        hooks.prepare(window, controller);
     controller.start();
     window.show();
     const int code = app.exec();

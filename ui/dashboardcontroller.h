@@ -78,11 +78,21 @@ private:
 // Returns the application's exit code. Translations are the caller's (see Translations::install).
 // On a first start (no configuration file yet) the setup assistant comes first, its tests run by an engine
 // that opens nothing; cancelled, the dashboard starts on the defaults as before.
+// The test network (settledesk --demo, or the assistant's first-page choice) is the app's: `testNetwork`
+// starts it and answers its configuration (empty: it did not start, and said why); `prepare` wires the window
+// before it shows (the test-network actions).
+struct DashboardHooks
+{
+    std::function<std::optional<Config>()> testNetwork;
+    std::function<void(MainWindow &, DashboardController &)> prepare;
+};
 int runDashboard(QApplication &app, const Config &config, BackendFactory factory, BackendCheck check = {},
-                 std::function<QStringList()> cookieFinder = {});
+                 std::function<QStringList()> cookieFinder = {}, const DashboardHooks &hooks = {});
 // The setup assistant on its own, before any engine runs: its tests go to an engine in a thread of its own
 // that is never started (Engine::checkConnection). Answers the saved configuration, or none when cancelled.
+// With `testNetworkChosen`, the first page offers the test network and says whether it was chosen.
 std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck check, const QStringList &cookieFiles,
-                                             const std::function<void(SetupWizard &)> &prepare = {});
+                                             const std::function<void(SetupWizard &)> &prepare = {},
+                                             bool *testNetworkChosen = nullptr);
 
 } // namespace sd::ui

@@ -15,12 +15,23 @@ int DisplayText::decimals(const QString &asset)
     return a ? a->decimals : -1;
 }
 
-QString DisplayText::amount(Atomic value, const QString &asset)
+QString DisplayText::plainAmount(Atomic value, const QString &asset)
 {
     const int d = decimals(asset);
     if (d < 0)
         return QString::number(value);
     return QString::fromStdString(formatAmountTrimmed(value, d));
+}
+
+QString DisplayText::amount(Atomic value, const QString &asset) { return localDecimal(plainAmount(value, asset)); }
+
+QString DisplayText::localDecimal(const QString &exact)
+{
+    const QString point = QLocale().decimalPoint();
+    if (point == QLatin1String("."))
+        return exact;
+    QString out = exact;
+    return out.replace(QLatin1Char('.'), point);
 }
 
 QString DisplayText::amountWithUnit(Atomic value, const QString &asset)
@@ -32,7 +43,7 @@ QString DisplayText::fiat(const QString &amount, const QString &currency)
 {
     if (amount.isEmpty())
         return QString();
-    return currency.isEmpty() ? amount : amount + QLatin1Char(' ') + currency;
+    return currency.isEmpty() ? localDecimal(amount) : localDecimal(amount) + QLatin1Char(' ') + currency;
 }
 
 QString DisplayText::stateName(InvoiceState state)

@@ -22,11 +22,16 @@ class DisplayText
 public:
     // The asset's decimals, or -1 for an unknown asset.
     static int decimals(const QString &asset);
-    // Exact decimal with trailing zeros trimmed ("0.05"); raw atomic units for an unknown asset.
+    // Exact decimal with trailing zeros trimmed, with the locale's decimal separator ("0.05", German "0,05");
+    // raw atomic units for an unknown asset.
     static QString amount(Atomic value, const QString &asset);
+    // The same with a dot in every language: for the clipboard and wallets, never for reading.
+    static QString plainAmount(Atomic value, const QString &asset);
+    // An exact decimal text ("162.50") with the locale's decimal separator; digits are never rounded.
+    static QString localDecimal(const QString &exact);
     // The same with the asset code ("0.05 XMR").
     static QString amountWithUnit(Atomic value, const QString &asset);
-    // A fiat amount exactly as stored, with its currency ("49.90 USD").
+    // A fiat amount exactly as stored, with its currency ("49.90 USD", German "49,90 USD").
     static QString fiat(const QString &amount, const QString &currency);
 
     static QString stateName(InvoiceState state);

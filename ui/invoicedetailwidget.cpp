@@ -10,6 +10,7 @@
 #include <QClipboard>
 #include <QFontDatabase>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -163,6 +164,56 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
             Q_EMIT showQrRequested(paymentUri(), m_title->text());
     });
 
+    // The test network's actions (settledesk --demo): its customer wallet pays this invoice; hidden otherwise.
+    m_testBox = new QGroupBox(tr("Test network: no real money"), page);
+    m_testBox->setObjectName(QStringLiteral("testNetworkActions"));
+    auto *testLayout = new QVBoxLayout(m_testBox);
+    auto *testButtons = new QHBoxLayout;
+    m_payFull = new QPushButton(tr("Pay in full"), m_testBox);
+    m_payFull->setObjectName(QStringLiteral("testPayFull"));
+    m_payFull->setToolTip(tr("The test customer pays what is still due"));
+    m_payPart = new QPushButton(tr("Pay part"), m_testBox);
+    m_payPart->setObjectName(QStringLiteral("testPayPart"));
+    m_payPart->setToolTip(tr("The test customer pays half of what is still due; pay the rest before the hard boundary"));
+    m_payLate = new QPushButton(tr("Pay late"), m_testBox);
+    m_payLate->setObjectName(QStringLiteral("testPayLate"));
+    m_payLate->setToolTip(tr("The test customer pays the full amount once the hard boundary has passed: late money "
+                             "for the refund queue"));
+    auto *mine = new QPushButton(tr("Mine a block"), m_testBox);
+    mine->setObjectName(QStringLiteral("testMineBlock"));
+    mine->setToolTip(tr("The test network also mines a block every few seconds by itself"));
+    for (QPushButton *b : {m_payFull, m_payPart, m_payLate, mine})
+        testButtons->addWidget(b);
+    testButtons->addStretch(1);
+    testLayout->addLayout(testButtons);
+    auto *refundRow = new QHBoxLayout;
+    refundRow->addWidget(new QLabel(tr("Refund to"), m_testBox));
+    m_refundAddress = new QLineEdit(m_testBox);
+    m_refundAddress->setObjectName(QStringLiteral("testRefundAddress"));
+    m_refundAddress->setReadOnly(true);
+    m_refundAddress->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_refundAddress->setToolTip(tr("The test customer's address for refunds: paste it when you approve one"));
+    refundRow->addWidget(m_refundAddress, 1);
+    testLayout->addLayout(refundRow);
+    layout->addWidget(m_testBox);
+    m_testBox->hide();
+    const auto outstanding = [this]() -> quint64 {
+        return m_row && m_row->required > m_row->received ? m_row->required - m_row->received : 0;
+    };
+    connect(m_payFull, &QPushButton::clicked, this, [this, outstanding] {
+        if (m_row && outstanding())
+            Q_EMIT testPaymentRequested(TestPayment::Full, address(), outstanding(), m_row->graceEndsMs);
+    });
+    connect(m_payPart, &QPushButton::clicked, this, [this, outstanding] {
+        if (m_row && outstanding() > 1)
+            Q_EMIT testPaymentRequested(TestPayment::Part, address(), outstanding() / 2, m_row->graceEndsMs);
+    });
+    connect(m_payLate, &QPushButton::clicked, this, [this] {
+        if (m_row)
+            Q_EMIT testPaymentRequested(TestPayment::Late, address(), m_row->required, m_row->graceEndsMs);
+    });
+    connect(mine, &QPushButton::clicked, this, &InvoiceDetailWidget::mineBlockRequested);
+
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_price = addRow(form, tr("Price"));
@@ -214,6 +265,23 @@ QLabel *InvoiceDetailWidget::addRow(QFormLayout *form, const QString &label)
     return value;
 }
 
+void InvoiceDetailWidget::setTestNetworkActions(bool shown, const QString &refundAddress)
+{
+    m_testBox->setVisible(shown);
+    m_refundAddress->setText(refundAddress);
+    m_refundAddress->setCursorPosition(0);
+    updateTestActions();
+}
+
+void InvoiceDetailWidget::updateTestActions()
+{
+    const bool open = m_row && (m_row->state == InvoiceState::AwaitingPayment || m_row->state == InvoiceState::PartiallyPaid);
+    const bool beforeBoundary = m_row && m_clock->now() < fromMs(m_row->graceEndsMs);
+    m_payFull->setEnabled(open && beforeBoundary && m_row->required > m_row->received);
+    m_payPart->setEnabled(open && beforeBoundary && m_row->required > m_row->received + 1);
+    m_payLate->setEnabled(m_row && !m_row->address.isEmpty());
+}
+
 void InvoiceDetailWidget::clear()
 {
     m_row.reset();
@@ -257,9 +325,10 @@ void InvoiceDetailWidget::setRow(const InvoiceRow &row)
     m_showQr->setEnabled(!uri.isEmpty() && (row.state == InvoiceState::AwaitingPayment ||
                                             row.state == InvoiceState::PartiallyPaid));
     m_showCustomer->setEnabled(m_showQr->isEnabled() || row.state == InvoiceState::Confirming);
+    updateTestActions();
     m_price->setText(row.fiatAmount.isEmpty()
                          ? tr("priced in %1").arg(row.asset)
-                         : tr("%1 at %2 %3 per %4").arg(DisplayText::fiat(row.fiatAmount, row.fiatCurrency), row.rate,
+                         : tr("%1 at %2 %3 per %4").arg(DisplayText::fiat(row.fiatAmount, row.fiatCurrency), DisplayText::localDecimal(row.rate),
                                                         row.fiatCurrency, row.asset));
     m_due->setText(DisplayText::amountWithUnit(row.required, row.asset));
     m_received->setText(DisplayText::amountWithUnit(row.received, row.asset));
@@ -344,6 +413,7 @@ void InvoiceDetailWidget::tick()
 {
     if (!m_row)
         return;
+    updateTestActions();
     const Countdown c = Countdown::of(*m_row, m_clock->now());
     switch (c.phase) {
     case Countdown::Quote:

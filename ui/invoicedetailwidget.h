@@ -37,6 +37,13 @@ public:
     QString address() const;
     QString paymentUri() const;
 
+    // What a test-network action asks the customer's test wallet to do.
+    enum class TestPayment { Full, Part, Late };
+    // Shows the test-network actions (Pay in full, Pay part, Pay late, Mine a block): the dashboard runs
+    // on `settledesk --demo`'s network. `refundAddress` is the test customer's, to paste into a refund.
+    void setTestNetworkActions(bool shown, const QString &refundAddress = QString());
+    QWidget *testNetworkBox() const { return m_testBox; }
+
 public Q_SLOTS:
     void tick(); // the countdown
     void copyAddress();
@@ -46,6 +53,10 @@ Q_SIGNALS:
     void showQrRequested(const QString &paymentUri, const QString &title);
     void showToCustomerRequested(qint64 invoiceId);
     void message(const QString &text); // short feedback ("Address copied") for the status bar
+    // A test-network action: pay `amount` to `address` (Late: once `boundaryMs` has passed), or mine a block.
+    void testPaymentRequested(sd::ui::InvoiceDetailWidget::TestPayment kind, const QString &address, quint64 amount,
+                              qint64 boundaryMs);
+    void mineBlockRequested();
 
 private:
     QLabel *addRow(QFormLayout *form, const QString &label);
@@ -65,6 +76,10 @@ private:
     QLabel *m_refundsLabel;
     QTableWidget *m_refunds; // the invoice's refund items with their status
     QTableWidget *m_history;
+    QWidget *m_testBox = nullptr;
+    QPushButton *m_payFull = nullptr, *m_payPart = nullptr, *m_payLate = nullptr;
+    QLineEdit *m_refundAddress = nullptr;
+    void updateTestActions();
 };
 
 // The state badge outside a table (same look as the table's delegate).

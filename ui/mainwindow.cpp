@@ -125,6 +125,14 @@ MainWindow::MainWindow(const Config &config, Clock *clock, QWidget *parent)
     m_database = new HealthIndicator(statusBar());
     m_database->setDatabase(false, tr("connecting…"));
     statusBar()->addPermanentWidget(m_database);
+    if (!m_config.testNetwork.isEmpty()) {
+        // `settledesk --demo`: a label that cannot be missed, on every screen of the window.
+        auto *test = new QLabel(m_config.testNetwork, statusBar());
+        test->setObjectName(QStringLiteral("testNetworkLabel"));
+        test->setStyleSheet(QStringLiteral("QLabel { background: #ef6c00; color: white; font-weight: bold; padding: 1px 8px; }"));
+        statusBar()->addPermanentWidget(test);
+    }
+    updateTitle();
 
     // The invoice list's pages and counts come from the engine (handleInvoicePageLoaded, handleInvoicesCounted).
     m_invoices->setRequestIdSource([this] { return nextRequestId(); });
@@ -254,6 +262,7 @@ void MainWindow::buildActions()
         auto *dialog = new ReportExportDialog(m_config.databaseUrl,
                                               readSecret(m_config.databasePasswordEnv, QStringLiteral("database")), this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->setTestNetwork(m_config.testNetwork);
         connect(dialog, &ReportExportDialog::exportFinished, this,
                 [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 10000); });
         dialog->open();
@@ -772,9 +781,12 @@ void MainWindow::updateRefundTab()
 void MainWindow::updateTitle()
 {
     const int n = m_refunds->rowCount();
-    setWindowTitle(n == 0   ? tr("Settledesk")
-                   : n == 1 ? tr("Settledesk — 1 item in the refund queue")
-                            : tr("Settledesk — %L1 items in the refund queue").arg(n));
+    QString title = n == 0   ? tr("Settledesk")
+                    : n == 1 ? tr("Settledesk — 1 item in the refund queue")
+                             : tr("Settledesk — %L1 items in the refund queue").arg(n);
+    if (!m_config.testNetwork.isEmpty())
+        title = tr("%1 — %2").arg(m_config.testNetwork.toUpper(), title);
+    setWindowTitle(title);
 }
 
 void MainWindow::scheduleOverview()

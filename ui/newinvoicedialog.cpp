@@ -253,7 +253,7 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     connect(copyAmount, &QPushButton::clicked, this, [this] {
         if (!m_created)
             return;
-        QApplication::clipboard()->setText(DisplayText::amount(m_created->invoice.terms.required, m_created->asset));
+        QApplication::clipboard()->setText(DisplayText::plainAmount(m_created->invoice.terms.required, m_created->asset));
         Q_EMIT message(tr("Amount copied"));
     });
     connect(copyAddress, &QPushButton::clicked, this, [this] {

@@ -196,6 +196,7 @@ void ReportExportDialog::startExport()
         return;
     ExportOptions options;
     options.format = m_format->currentData().toString() == QLatin1String("pdf") ? ReportFormat::Pdf : ReportFormat::Csv;
+    options.testNetwork = m_testNetwork;
 
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     m_outcome = std::make_shared<ReportExportOutcome>();

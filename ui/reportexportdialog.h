@@ -35,6 +35,8 @@ public:
     // for PostgreSQL, and closes it when the export ends.
     ReportExportDialog(const QString &databaseUrl, const QString &password, QWidget *parent = nullptr);
     ~ReportExportDialog() override;
+    // The configuration's test_network label: the reports written say so (ExportOptions::testNetwork).
+    void setTestNetwork(const QString &label) { m_testNetwork = label; }
 
     bool isExporting() const;
 
@@ -70,6 +72,7 @@ private:
     std::shared_ptr<ReportExportOutcome> m_outcome; // written by the worker, read after it finished
     QString m_runningPath;
     bool m_closeWhenDone = false;
+    QString m_testNetwork;
 };
 
 } // namespace sd

@@ -113,6 +113,18 @@ QWizardPage *SetupWizard::buildDatabase()
     page->setSubTitle(tr("Invoices, payments and the refund queue live in one database. One desk: a file on this "
                          "computer. Several desks or a server: PostgreSQL."));
     auto *layout = new QVBoxLayout(page);
+    m_testNetwork = new QCheckBox(tr("&Try it first without money: a private test network on this computer"), page);
+    m_testNetwork->setObjectName(QStringLiteral("useTestNetwork"));
+    m_testNetworkNote = new QLabel(tr("Settledesk starts a local Monero test network (Debian package monero) with a "
+                                      "shop wallet and a customer wallet that pays your test invoices. Its records "
+                                      "are kept apart from your own; nothing here is saved. Later: settledesk --demo."),
+                                   page);
+    m_testNetworkNote->setWordWrap(true);
+    m_testNetworkNote->setForegroundRole(QPalette::PlaceholderText);
+    layout->addWidget(m_testNetwork);
+    layout->addWidget(m_testNetworkNote);
+    m_testNetwork->hide();
+    m_testNetworkNote->hide();
     const bool pg = isPostgres(m_original.databaseUrl);
     m_sqlite = new QRadioButton(tr("&SQLite file on this computer (recommended for one desk)"), page);
     m_sqlite->setObjectName(QStringLiteral("useSqlite"));
@@ -136,16 +148,22 @@ QWizardPage *SetupWizard::buildDatabase()
     pgForm->addRow(tr("Password"), m_dbPassword);
     layout->addLayout(pgForm);
     (pg ? m_postgres : m_sqlite)->setChecked(true);
-    const auto enable = [this] {
-        m_sqlitePath->setEnabled(m_sqlite->isChecked());
-        m_pgUrl->setEnabled(m_postgres->isChecked());
-        m_dbPassword->setEnabled(m_postgres->isChecked());
+    const auto enable = [this, page] {
+        const bool own = !m_testNetwork->isChecked();
+        m_sqlite->setEnabled(own);
+        m_postgres->setEnabled(own);
+        m_sqlitePath->setEnabled(own && m_sqlite->isChecked());
+        m_pgUrl->setEnabled(own && m_postgres->isChecked());
+        m_dbPassword->setEnabled(own && m_postgres->isChecked());
+        m_dbTest->setEnabled(own);
         m_dbTest->clear();
+        page->setFinalPage(!own);
     };
     m_dbTest = new ConnectionTestRow(QStringLiteral("databaseTest"), page);
     m_dbTest->button()->setToolTip(tr("Connect to the database, check its encryption and schema version (nothing is saved or created)"));
     layout->addWidget(m_dbTest);
     connect(m_sqlite, &QRadioButton::toggled, this, enable);
+    connect(m_testNetwork, &QCheckBox::toggled, this, enable);
     enable();
     connect(m_dbTest, &ConnectionTestRow::testRequested, this, [this] {
         const Config c = config();
@@ -382,8 +400,20 @@ bool SetupWizard::accepts(const QString &asset) const
     return box && box->isChecked();
 }
 
+void SetupWizard::setTestNetworkOffered(bool offered)
+{
+    m_testNetwork->setVisible(offered);
+    m_testNetworkNote->setVisible(offered);
+    if (!offered)
+        m_testNetwork->setChecked(false);
+}
+
+bool SetupWizard::testNetworkChosen() const { return m_testNetwork->isChecked(); }
+
 int SetupWizard::nextId() const
 {
+    if (currentId() == DatabasePage && testNetworkChosen())
+        return -1; // Finish: the test network configures itself
     // After the currencies, the page of each one chosen, in order; then operator and rates.
     static const QList<std::pair<int, QString>> wallets = {
         {MoneroPage, QStringLiteral("XMR")}, {BitcoinPage, QStringLiteral("BTC")}, {TokenPage, QStringLiteral("USDT")}};
@@ -466,6 +496,8 @@ QStringList SetupWizard::pageProblems(int id) const
     const Config c = config();
     switch (id) {
     case DatabasePage:
+        if (testNetworkChosen())
+            return {};
         return SettingsDialog::databaseProblems(m_postgres->isChecked(),
                                                 m_postgres->isChecked() ? m_pgUrl->text() : m_sqlitePath->text());
     case AssetsPage:
@@ -540,6 +572,11 @@ void SetupWizard::accept()
         return; // the keychain is still working
     if (!validateCurrentPage())
         return;
+    if (testNetworkChosen()) {
+        Q_EMIT testNetworkRequested(); // nothing is saved: the test network has its own configuration
+        QWizard::accept();
+        return;
+    }
     button(QWizard::FinishButton)->setEnabled(false);
     m_batch->write(newSecrets());
 }

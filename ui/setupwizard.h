@@ -42,6 +42,10 @@ public:
     // Bitcoin Core cookie files to offer (BitcoinBackend::findCookieFiles); the first one is preselected.
     void setCookieFiles(const QStringList &files);
 
+    // The first page's "try it without money" choice (settledesk --demo's test network); off unless offered.
+    void setTestNetworkOffered(bool offered);
+    bool testNetworkChosen() const;
+
     Config config() const;                      // the configuration the pages describe
     QHash<QString, QString> newSecrets() const; // keychain key -> password typed here
     // The problems of one page (empty: it may be left); validatePage() shows them on the page.
@@ -59,6 +63,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // Finish stored the passwords and saved `config`.
     void saved(const sd::Config &config);
+    // Finish with the test network chosen: nothing was saved.
+    void testNetworkRequested();
     void connectionCheckRequested(quint64 requestId, const sd::ConnectionCheckRequest &request);
 
 private:
@@ -89,6 +95,8 @@ private:
     SecretBatch *m_batch;
     QHash<int, QLabel *> m_errors; // page id -> its problems label
 
+    QCheckBox *m_testNetwork;
+    QLabel *m_testNetworkNote;
     QRadioButton *m_sqlite, *m_postgres;
     QLineEdit *m_sqlitePath, *m_pgUrl, *m_dbPassword;
     ConnectionTestRow *m_dbTest;

@@ -286,7 +286,8 @@ PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals,
     writer.setResolution(Dpi);
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Landscape, QMarginsF(12, 12, 12, 12),
                                      QPageLayout::Millimeter));
-    writer.setTitle(QStringLiteral("Settlement report %1").arg(m_request.describeRange()));
+    writer.setTitle(QStringLiteral("Settlement report %1%2").arg(m_request.describeRange(),
+                                                                 m_testNetwork.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m_testNetwork)));
     writer.setCreator(QStringLiteral("Settledesk"));
     QPainter painter;
     if (!painter.begin(&writer)) {
@@ -334,7 +335,9 @@ PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals,
 
 void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
 {
-    l.text(l.title, QStringLiteral("Settlement report"), mm(2));
+    l.text(l.title, m_testNetwork.isEmpty() ? QStringLiteral("Settlement report")
+                                            : QStringLiteral("Settlement report: %1").arg(m_testNetwork.toUpper()),
+           mm(2));
     l.text(l.body, QStringLiteral("Invoices created %1 (UTC)").arg(m_request.describeRange()));
     l.text(l.body, QStringLiteral("Asset: %1    State: %2")
                        .arg(m_request.asset.isEmpty() ? QStringLiteral("all") : m_request.asset,

@@ -22,6 +22,7 @@ class PdfReport
 public:
     PdfReport(const ReportRequest &request, const QDateTime &generatedAt);
     ~PdfReport();
+    void setTestNetwork(const QString &label) { m_testNetwork = label; } // in the title of every report page one
 
     // Phase 1: one invoice at a time, as the store is read.
     bool openSpool(QString *error);
@@ -51,6 +52,7 @@ private:
 
     ReportRequest m_request;
     QDateTime m_generatedAt;
+    QString m_testNetwork;
     std::unique_ptr<QTemporaryFile> m_spool;
     qint64 m_spooled = 0;
     std::unique_ptr<QTemporaryFile> m_refundSpool;

@@ -123,6 +123,8 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &
     CsvReport csv(writer);
     if (m_options.byteOrderMark)
         writer.writeRaw(QByteArrayLiteral("\xEF\xBB\xBF"));
+    if (!m_options.testNetwork.isEmpty())
+        writer.writeRaw("# " + m_options.testNetwork.simplified().toUtf8() + "\r\n");
     csv.writeHeader();
     ReportTotals totals(m_request);
     qint64 done = 0;
@@ -176,6 +178,7 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
         return std::unexpected(cancelled());
 
     PdfReport pdf(m_request, m_options.generatedAt);
+    pdf.setTestNetwork(m_options.testNetwork);
     QString error;
     if (!pdf.openSpool(&error))
         return std::unexpected(outputFailure(error));

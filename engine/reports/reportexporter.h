@@ -21,6 +21,9 @@ struct ExportOptions
     bool byteOrderMark = false;                // CSV: start with a UTF-8 BOM (Excel's double-click import)
     int pageSize = 1000;                       // invoices per store query
     QDateTime generatedAt;                     // printed in the PDF; default: now
+    // [general] test_network (settledesk --demo): the report says so, in the PDF's title and on the CSV's
+    // first line ("# Test network (no real money)", before the header).
+    QString testNetwork;
 };
 
 struct ExportFailure

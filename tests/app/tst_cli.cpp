@@ -503,8 +503,21 @@ void TestCli::defaultPathsAreTheDocumentedOnes()
     QCOMPARE(runAtHome({QStringLiteral("invoice"), QStringLiteral("list")}), 0);
     QVERIFY(QFileInfo::exists(home.filePath(QStringLiteral("elsewhere.db"))));
 
+    // The test network of `settledesk --demo` lives beside the database (`demo reset` names the directory).
+    const QString documentedDemo = QStringLiteral("~/.local/share/settledesk/demo");
+    {
+        QProcess p;
+        QProcessEnvironment e = env;
+        e.remove(QStringLiteral("XDG_CONFIG_HOME"));
+        p.setProcessEnvironment(e);
+        p.start(QStringLiteral(SETTLEDESK_BINARY), {QStringLiteral("demo"), QStringLiteral("reset")});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString said = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(said.contains(QStringLiteral("(%1)").arg(expand(documentedDemo))), qPrintable(said));
+    }
     // Every home path the documents mention is one of these (or the dashboard's layout file beside the INI).
-    const QStringList allowed{documentedConfig, documentedDatabase, QStringLiteral("~/.config/settledesk/dashboard.ini"),
+    const QStringList allowed{documentedConfig, documentedDatabase, documentedDemo, QStringLiteral("~/.config/settledesk/dashboard.ini"),
                               QStringLiteral("~/.config/settledesk/"), QStringLiteral("~/.local/share/settledesk/")};
     static const QRegularExpression homePath(QStringLiteral("~/\\.(config|local/share)/[^\\s`'\")]*"));
     for (const QString &doc : {QStringLiteral("README.md"), QStringLiteral("docs/cli.md")}) {

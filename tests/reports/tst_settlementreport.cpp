@@ -193,6 +193,31 @@ private Q_SLOTS:
         QVERIFY(buffer.data().startsWith("\xEF\xBB\xBFrecord_type,invoice_id,"));
     }
 
+    // A report of the test network (settledesk --demo) says so: the CSV's first line, the PDF's title.
+    void testNetworkReportsSaySo()
+    {
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        ExportOptions options;
+        options.testNetwork = QStringLiteral("Test network (no real money)");
+        QVERIFY(ReportExporter(*f.store, november(), options).write(buffer));
+        QVERIFY2(buffer.data().startsWith("# Test network (no real money)\r\nrecord_type,invoice_id,"),
+                 buffer.data().left(120).constData());
+        QVERIFY(!exportCsv(*f.store, november()).startsWith("#")); // a real shop's report is unchanged
+        const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (pdftotext.isEmpty())
+            return; // pdfTextHasTheTotals reports the missing tool
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("test-network.pdf"));
+        options.format = ReportFormat::Pdf;
+        QVERIFY(ReportExporter(*f.store, november(), options).writeFile(path));
+        QProcess p;
+        p.start(pdftotext, {QStringLiteral("-layout"), path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(text.contains(QStringLiteral("Settlement report: TEST NETWORK (NO REAL MONEY)")), qPrintable(text.left(300)));
+    }
+
     void rangeEdges()
     {
         // --to as a date-time is inclusive to the millisecond; one millisecond less drops invoice 8.

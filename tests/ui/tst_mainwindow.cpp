@@ -170,6 +170,61 @@ private Q_SLOTS:
         QCOMPARE(history->model()->index(0, 1).data().toString(), QStringLiteral("Awaiting payment → Partially paid"));
     }
 
+    // settledesk --demo: the title bar and the status bar say test network; the invoice panel's test actions
+    // ask for the payment the invoice needs (the network's thread pays), and they are hidden otherwise.
+    void testNetworkIsLabelledAndItsActionsAskForPayments()
+    {
+        ManualClock clock(t0());
+        {
+            MainWindow real(xmrConfig(), &clock);
+            QVERIFY(!real.windowTitle().contains(QStringLiteral("TEST")));
+            QVERIFY(!real.findChild<QLabel *>(QStringLiteral("testNetworkLabel")));
+            QVERIFY(real.invoicesPage()->detail()->testNetworkBox()->isHidden());
+        }
+        Config c = xmrConfig();
+        c.testNetwork = QStringLiteral("Test network (no real money)");
+        MainWindow w(c, &clock);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY2(w.windowTitle().startsWith(QStringLiteral("TEST NETWORK (NO REAL MONEY) — Settledesk")), qPrintable(w.windowTitle()));
+        auto *label = w.findChild<QLabel *>(QStringLiteral("testNetworkLabel"));
+        QVERIFY(label && label->isVisible());
+        QCOMPARE(label->text(), c.testNetwork);
+        InvoiceDetailWidget *detail = w.invoicesPage()->detail();
+        detail->setTestNetworkActions(true, QStringLiteral("89refund"));
+        QList<InvoiceRecord> rows = page(1, 5);
+        w.handleInvoicesChanged(rows);
+        QVERIFY(w.invoicesPage()->selectInvoice(2));
+        QVERIFY(detail->testNetworkBox()->isVisible());
+        QCOMPARE(detail->findChild<QLineEdit *>(QStringLiteral("testRefundAddress"))->text(), QStringLiteral("89refund"));
+        using Kind = InvoiceDetailWidget::TestPayment;
+        QList<std::tuple<Kind, QString, quint64, qint64>> asked;
+        connect(detail, &InvoiceDetailWidget::testPaymentRequested, this,
+                [&](Kind k, const QString &a, quint64 amount, qint64 boundary) { asked.append({k, a, amount, boundary}); });
+        QSignalSpy mined(detail, &InvoiceDetailWidget::mineBlockRequested);
+        const InvoiceRecord &r = rows[1];
+        detail->findChild<QPushButton *>(QStringLiteral("testPayPart"))->click();
+        detail->findChild<QPushButton *>(QStringLiteral("testPayFull"))->click();
+        detail->findChild<QPushButton *>(QStringLiteral("testPayLate"))->click();
+        detail->findChild<QPushButton *>(QStringLiteral("testMineBlock"))->click();
+        QCOMPARE(asked.size(), 3);
+        QCOMPARE(std::get<0>(asked[0]), Kind::Part);
+        QCOMPARE(std::get<1>(asked[0]), r.address);
+        QCOMPARE(std::get<2>(asked[0]), r.invoice.terms.required / 2);
+        QCOMPARE(std::get<0>(asked[1]), Kind::Full);
+        QCOMPARE(std::get<2>(asked[1]), r.invoice.terms.required);
+        QCOMPARE(std::get<0>(asked[2]), Kind::Late);
+        QCOMPARE(std::get<3>(asked[2]), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                            r.invoice.terms.graceExpiresAt.time_since_epoch()).count());
+        QCOMPARE(mined.count(), 1);
+        // Past the hard boundary only Pay late is offered.
+        clock.advance(std::chrono::hours(2));
+        detail->tick();
+        QVERIFY(!detail->findChild<QPushButton *>(QStringLiteral("testPayFull"))->isEnabled());
+        QVERIFY(!detail->findChild<QPushButton *>(QStringLiteral("testPayPart"))->isEnabled());
+        QVERIFY(detail->findChild<QPushButton *>(QStringLiteral("testPayLate"))->isEnabled());
+    }
+
     void refundQueueShowsQuarantineAndTheUnwatchedMark()
     {
         MainWindow w(xmrConfig());

@@ -290,6 +290,50 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dbFile)); // the test created nothing
     }
 
+    // The first page's test-network choice: offered on a first start only, it ends the assistant at once
+    // (Finish on the first page), saves nothing and tells the caller to start the test network.
+    void testNetworkChoiceFinishesAtOnceAndSavesNothing()
+    {
+        {
+            SetupWizard later(fresh()); // from the Settings menu: not offered
+            QVERIFY(later.findChild<QCheckBox *>(QStringLiteral("useTestNetwork"))->isHidden());
+            QVERIFY(!later.testNetworkChosen());
+        }
+        bool chosen = false;
+        auto *keychain = new FakeSecretWriter(QString());
+        const auto result = runFirstStartAssistant(fresh(), {}, {}, [&](SetupWizard &w) {
+            w.setSecretWriter(keychain);
+            QTimer::singleShot(30000, &w, &QWizard::reject);
+            QTimer::singleShot(0, &w, [&] {
+                auto *choice = w.findChild<QCheckBox *>(QStringLiteral("useTestNetwork"));
+                QVERIFY(choice && choice->isVisible());
+                QVERIFY(w.button(QWizard::NextButton)->isVisible());
+                choice->setChecked(true);
+                QCOMPARE(w.nextId(), -1);
+                QVERIFY(!w.lineEdit(QStringLiteral("sqlitePath"))->isEnabled());
+                QVERIFY(w.button(QWizard::FinishButton)->isVisible());
+                QVERIFY(w.pageProblems(SetupWizard::DatabasePage).isEmpty());
+                shoot(&w, QStringLiteral("wizard-1-test-network"));
+                w.button(QWizard::FinishButton)->click();
+            });
+        }, &chosen);
+        QVERIFY(chosen);
+        QVERIFY(!result.has_value());       // no configuration of the merchant's own
+        QVERIFY(keychain->written.isEmpty());
+        QVERIFY(QDir(m_dir->path()).isEmpty()); // no INI, no database
+
+        // Unticked again, the assistant goes on to the currencies as before.
+        SetupWizard w(fresh());
+        w.setTestNetworkOffered(true);
+        w.show();
+        auto *choice = w.findChild<QCheckBox *>(QStringLiteral("useTestNetwork"));
+        choice->setChecked(true);
+        choice->setChecked(false);
+        w.lineEdit(QStringLiteral("sqlitePath"))->setText(m_dir->filePath(QStringLiteral("shop.db")));
+        w.next();
+        QCOMPARE(w.currentId(), int(SetupWizard::AssetsPage));
+    }
+
     void cancelledFirstStartSavesNothing()
     {
         const auto result = runFirstStartAssistant(fresh(), {}, {}, [](SetupWizard &w) {

@@ -58,13 +58,21 @@ private Q_SLOTS:
         QCOMPARE(w.tabs()->tabText(MainWindow::OverviewTab), QStringLiteral("Übersicht"));
     }
 
-    void datesFollowTheLocaleAndAmountsDoNot()
+    void datesAndDecimalSeparatorsFollowTheLocale()
     {
         const QDateTime t(QDate(2026, 3, 2), QTime(14, 5));
         QCOMPARE(DisplayText::dateTime(t), QLocale().toString(t, QLocale::ShortFormat));
         QVERIFY(DisplayText::dateTime(t).startsWith(QStringLiteral("02.03.26")));
-        // Amounts never take the locale's decimal comma: they are copied into wallets.
-        QCOMPARE(DisplayText::amount(50'000'000'000ULL, QStringLiteral("XMR")), QStringLiteral("0.05"));
+        // Amounts read with the German decimal comma, exactly (no digit rounded); what is copied into a
+        // wallet keeps the dot.
+        QCOMPARE(DisplayText::amount(50'000'000'000ULL, QStringLiteral("XMR")), QStringLiteral("0,05"));
+        QCOMPARE(DisplayText::amountWithUnit(307'692'307'693ULL, QStringLiteral("XMR")), QStringLiteral("0,307692307693 XMR"));
+        QCOMPARE(DisplayText::fiat(QStringLiteral("49.90"), QStringLiteral("USD")), QStringLiteral("49,90 USD"));
+        QCOMPARE(DisplayText::plainAmount(50'000'000'000ULL, QStringLiteral("XMR")), QStringLiteral("0.05"));
+        ManualClock clock(t0());
+        InvoiceTableModel model(&clock);
+        model.upsert({makeInvoice(1, QStringLiteral("XMR"), 1'500'000'000'000ULL, t0() - 15min)});
+        QCOMPARE(model.index(0, InvoiceTableModel::DueColumn).data().toString(), QStringLiteral("1,5"));
     }
 
     void everyMessageIsTranslated()

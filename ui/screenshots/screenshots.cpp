@@ -11,6 +11,9 @@
 #include "mainwindow.h"
 #include "newinvoicedialog.h"
 #include "settingsdialog.h"
+#include "setupwizard.h"
+#include "connectiontestrow.h"
+#include "invoicedetailwidget.h"
 
 #include <QApplication>
 #include <QLineEdit>
@@ -102,10 +105,11 @@ bool save(QWidget *w, const QString &dir, const QString &name)
 }
 
 // The window answered as the engine answers it, from the demo store, in this thread (a tool may wait).
-std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, Store &store, const DemoData &demo)
+std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, Store &store, const DemoData &demo,
+                                         const Config &config = demoConfig())
 {
     QFile::remove(MainWindow::layoutFile()); // each shot starts from the default layout, in its own language
-    auto w = std::make_unique<MainWindow>(demoConfig(), &clock);
+    auto w = std::make_unique<MainWindow>(config, &clock);
     MainWindow *window = w.get();
     QObject::connect(window, &MainWindow::invoicePageRequested, window, [window, &store](quint64 id, const InvoiceQuery &q) {
         if (auto page = store.invoicePage(q))
@@ -226,6 +230,43 @@ int main(int argc, char *argv[])
         settings.show();
         settings.findChild<QTabWidget *>()->setCurrentIndex(2); // Monero
         ok &= save(&settings, out, QStringLiteral("settings.png"));
+        w->close();
+    }
+    {
+        // The setup assistant: the first page with the test-network choice, the Monero page after a Test
+        // whose answer takes two lines (it must not be cut off).
+        Config first = demoConfig();
+        SetupWizard wizard(first);
+        wizard.setTestNetworkOffered(true);
+        wizard.show();
+        ok &= save(&wizard, out, QStringLiteral("wizard-first-page.png"));
+        wizard.next(); // the currencies
+        wizard.next(); // Monero
+        if (ConnectionTestRow *row = wizard.testRow(QStringLiteral("xmrTest"))) {
+            row->begin();
+            ConnectionCheckResult r;
+            r.peer = QStringLiteral("monero-wallet-rpc");
+            r.endpoint = QStringLiteral("127.0.0.1:18083");
+            r.version = QStringLiteral("1.26");
+            r.network = r.expectedNetwork = QStringLiteral("mainnet");
+            r.asset = QStringLiteral("XMR");
+            r.account = 0;
+            r.balance = 1'200'000'000'000ULL;
+            r.viewOnly = true;
+            r.height = 3'107'412;
+            row->showResult(r);
+        }
+        ok &= save(&wizard, out, QStringLiteral("wizard-monero-test.png"));
+    }
+    {
+        // `settledesk --demo`: labelled a test network (title and status bar), the invoice's test actions.
+        Config test = demoConfig();
+        test.testNetwork = QStringLiteral("Test network (no real money)");
+        test.databaseUrl = QStringLiteral("sqlite:/home/ana/.local/share/settledesk/demo/settledesk-demo.db");
+        auto w = filledWindow(clock, store, demo, test);
+        w->invoicesPage()->detail()->setTestNetworkActions(
+            true, QStringLiteral("89aTvzAbxpKRCWwnN2SNXRHm2AcSCTgmTeGmLCYC2KMtRaW5v2zSZvDF4Bxmr5EXuC3eS8MX4Cp7CvGCzj6FuU9iPqG4VtU"));
+        ok &= save(w.get(), out, QStringLiteral("test-network.png"));
         w->close();
     }
     {
