@@ -52,6 +52,33 @@ void rebuildDomainDeposits(InvoiceRecord &r)
 
 using T = RowSet::Type;
 
+// `column` is one of `ids`. PostgreSQL plans a join with a JSON row set as if it held 100 rows and then
+// prefers a sequential scan of the table; `= ANY(array)` is an index scan for any number of ids.
+QString idIn(Dialect d, const QString &column, const QList<qint64> &ids, const QString &placeholder, Binds &binds)
+{
+    QStringList text;
+    for (qint64 id : ids)
+        text << QString::number(id);
+    if (d == Dialect::Postgres) {
+        binds.append({placeholder, QStringLiteral("{%1}").arg(text.join(u','))});
+        return QStringLiteral("%1 = ANY(CAST(%2 AS BIGINT[]))").arg(column, placeholder);
+    }
+    binds.append({placeholder, QStringLiteral("[%1]").arg(text.join(u','))});
+    return QStringLiteral("%1 IN (SELECT value FROM json_each(%2))").arg(column, placeholder);
+}
+
+// A PostgreSQL text[] literal.
+QString textArray(const QStringList &values)
+{
+    QStringList quoted;
+    for (QString v : values) {
+        v.replace(u'\\', QStringLiteral("\\\\"));
+        v.replace(u'"', QStringLiteral("\\\""));
+        quoted << u'"' + v + u'"';
+    }
+    return u'{' + quoted.join(u',') + u'}';
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------------------
@@ -186,11 +213,15 @@ StoreResult<void> SqlStore::RecordBatch::lockInvoices(const QList<Observation> &
         const QString assetTest = pool ? QStringLiteral("s.asset = 'USDT' AND s.created_at <= x.paid")
                                        : QStringLiteral("s.asset = '%1' AND s.asset <> 'USDT'").arg(literal);
         // The newest invoice holding each address (a pool address's at the time its money came), locked in id order.
-        auto found = m_session.select(
-            QStringLiteral("SELECT %1 FROM invoices WHERE id IN (SELECT (SELECT s.id FROM invoices s WHERE %2 AND"
-                           " s.address = x.address ORDER BY s.id DESC LIMIT 1) FROM (%3) AS x) ORDER BY id%4")
-                .arg(invoiceColumns(), assetTest, rows.source(d, QStringLiteral(":rows")), m_session.forUpdate()),
-            {{QStringLiteral(":rows"), rows.value()}});
+        const QString newest = QStringLiteral("SELECT (SELECT s.id FROM invoices s WHERE %1 AND s.address = x.address ORDER BY"
+                                              " s.id DESC LIMIT 1) FROM (%2) AS x")
+                                   .arg(assetTest, rows.source(d, QStringLiteral(":rows")));
+        auto found = m_session.select(QStringLiteral("SELECT %1 FROM invoices WHERE %2 ORDER BY id%3")
+                                          .arg(invoiceColumns(),
+                                               d == Dialect::Postgres ? QStringLiteral("id = ANY(ARRAY(%1))").arg(newest)
+                                                                      : QStringLiteral("id IN (%1)").arg(newest),
+                                               m_session.forUpdate()),
+                                      {{QStringLiteral(":rows"), rows.value()}});
         if (!found)
             return std::unexpected(found.error());
         for (const QSqlRecord &row : *found) {
@@ -235,16 +266,21 @@ StoreResult<void> SqlStore::RecordBatch::readDeposits(const QList<Observation> &
         keys.append({o.asset, QString::fromStdString(o.key.txid), QString::fromStdString(o.key.output)});
     if (keys.isEmpty())
         return {};
+    const Dialect dialect = m_session.dialect();
     Binds binds{{QStringLiteral(":keys"), keys.value()}};
-    const QString idList = m_store.idListSql(ids.isEmpty() ? QList<qint64>{0} : ids, QStringLiteral(":ids"), binds);
+    const QString ofInvoices = idIn(dialect, QStringLiteral("invoice_id"), ids, QStringLiteral(":ids"), binds);
     QStringList prefixed;
     for (const QString &c : depositColumns().split(u','))
         prefixed << QStringLiteral("d.") + c.trimmed();
+    const QString byKey = QStringLiteral("d.asset = x.asset AND d.txid = x.txid AND d.output_key = x.output_key");
+    // PostgreSQL: one index lookup per key (LIMIT keeps the planner from turning it into a join it would hash).
+    const QString ofKeys = dialect == Dialect::Postgres
+        ? QStringLiteral("SELECT d.* FROM (%1) AS x CROSS JOIN LATERAL (SELECT %2 FROM deposits d WHERE %3 LIMIT 1) AS d")
+              .arg(keys.source(dialect, QStringLiteral(":keys")), prefixed.join(u", "), byKey)
+        : QStringLiteral("SELECT %1 FROM (%2) AS x JOIN deposits d ON %3")
+              .arg(prefixed.join(u", "), keys.source(dialect, QStringLiteral(":keys")), byKey);
     auto rows = m_session.select(
-        QStringLiteral("SELECT %1 FROM deposits WHERE invoice_id IN (%2) UNION SELECT %3 FROM (%4) AS x JOIN deposits d"
-                       " ON d.asset = x.asset AND d.txid = x.txid AND d.output_key = x.output_key ORDER BY 1")
-            .arg(depositColumns(), idList, prefixed.join(u", "), keys.source(m_session.dialect(), QStringLiteral(":keys"))),
-        binds);
+        QStringLiteral("SELECT %1 FROM deposits WHERE %2 UNION %3 ORDER BY 1").arg(depositColumns(), ofInvoices, ofKeys), binds);
     if (!rows)
         return std::unexpected(rows.error());
     for (const QSqlRecord &row : *rows) {
@@ -274,11 +310,10 @@ StoreResult<void> SqlStore::RecordBatch::readItems()
     if (ids.isEmpty())
         return {};
     Binds binds;
-    const QString idList = m_store.idListSql(ids, QStringLiteral(":ids"), binds);
+    const QString ofInvoices = idIn(m_session.dialect(), QStringLiteral("invoice_id"), ids, QStringLiteral(":ids"), binds);
     auto rows = m_session.select(QStringLiteral("SELECT id, status, amount, reason, txids, invoice_id FROM refund_items"
-                                                " WHERE invoice_id IN (%1) AND reason IN ('underpaid_expired', 'overpaid')"
-                                                " ORDER BY id%2")
-                                     .arg(idList, m_session.forUpdate()),
+                                                " WHERE %1 AND reason IN ('underpaid_expired', 'overpaid') ORDER BY id%2")
+                                     .arg(ofInvoices, m_session.forUpdate()),
                                  binds);
     if (!rows)
         return std::unexpected(rows.error());
@@ -600,20 +635,31 @@ StoreResult<void> SqlStore::RecordBatch::flush()
                         {QStringLiteral("confirmations"), T::Int}, {QStringLiteral("height"), T::Int},
                         {QStringLiteral("block_hash"), T::Text},   {QStringLiteral("effective_at"), T::Int},
                         {QStringLiteral("unlock_time"), T::Int}});
+        QStringList assets, txids;
         for (const QString &key : std::as_const(m_changedKeys)) {
             const DepositRecord &r = m_known[key];
+            if (!assets.contains(r.asset))
+                assets << r.asset;
+            txids << QString::fromStdString(r.deposit.key.txid);
             changed.append({r.asset, QString::fromStdString(r.deposit.key.txid), QString::fromStdString(r.deposit.key.output),
                             qs(name(r.deposit.status)), qint64(r.deposit.confirmations),
                             r.height ? QVariant(qint64(*r.height)) : nullInt(), r.blockHash, toMs(r.deposit.effectiveAt),
                             qint64(r.unlockTime)});
         }
+        Binds binds{{rows, changed.value()}, {QStringLiteral(":now"), now}};
+        QString narrow; // PostgreSQL: the rows by the key index's leading columns (see idIn)
+        if (d == Dialect::Postgres) {
+            narrow = QStringLiteral(" AND deposits.asset = ANY(CAST(:assets AS TEXT[])) AND deposits.txid = ANY(CAST(:txids AS TEXT[]))");
+            binds << std::pair{QStringLiteral(":assets"), QVariant(textArray(assets))}
+                  << std::pair{QStringLiteral(":txids"), QVariant(textArray(txids))};
+        }
         auto updated = m_session.execute(
             QStringLiteral("UPDATE deposits SET status = x.status, confirmations = x.confirmations, height = x.height,"
                            " block_hash = x.block_hash, effective_at = x.effective_at, unlock_time = x.unlock_time,"
                            " updated_at = CAST(:now AS BIGINT) FROM (%1) AS x WHERE deposits.asset = x.asset AND"
-                           " deposits.txid = x.txid AND deposits.output_key = x.output_key")
-                .arg(changed.source(d, rows)),
-            {{rows, changed.value()}, {QStringLiteral(":now"), now}});
+                           " deposits.txid = x.txid AND deposits.output_key = x.output_key%2")
+                .arg(changed.source(d, rows), narrow),
+            binds);
         if (!updated)
             return std::unexpected(updated.error());
         m_changedKeys.clear();
@@ -622,6 +668,8 @@ StoreResult<void> SqlStore::RecordBatch::flush()
         RowSet invoices({{QStringLiteral("id"), T::Int},         {QStringLiteral("state"), T::Text},
                          {QStringLiteral("received"), T::Amount}, {QStringLiteral("surplus"), T::Amount},
                          {QStringLiteral("settled_at"), T::Int},  {QStringLiteral("closed_at"), T::Int}});
+        Binds binds{{rows, QVariant()}, {QStringLiteral(":now"), now}};
+        const QString narrow = idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, QStringLiteral(":ids"), binds);
         for (qint64 id : std::as_const(m_dirtyOrder)) {
             Cached &c = m_invoices[id];
             const Invoice &i = c.record.invoice;
@@ -629,12 +677,13 @@ StoreResult<void> SqlStore::RecordBatch::flush()
                              nullableMs(i.settledAt), nullableMs(i.closedAt)});
             c.dirty = false;
         }
+        binds[0].second = invoices.value();
         auto updated = m_session.execute(
             QStringLiteral("UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, settled_at ="
                            " x.settled_at, closed_at = x.closed_at, updated_at = CAST(:now AS BIGINT) FROM (%1) AS x"
-                           " WHERE invoices.id = x.id")
-                .arg(invoices.source(d, rows)),
-            {{rows, invoices.value()}, {QStringLiteral(":now"), now}});
+                           " WHERE invoices.id = x.id AND %2")
+                .arg(invoices.source(d, rows), narrow),
+            binds);
         if (!updated)
             return std::unexpected(updated.error());
         m_dirtyOrder.clear();
@@ -667,6 +716,7 @@ StoreResult<void> SqlStore::RecordBatch::flush()
     RowSet changedItems({{QStringLiteral("id"), T::Int},      {QStringLiteral("status"), T::Text},
                          {QStringLiteral("amount"), T::Amount}, {QStringLiteral("txids"), T::Text},
                          {QStringLiteral("note"), T::Text}});
+    QList<qint64> changedIds;
     QList<std::pair<qint64, Item *>> inserting; // (invoice, item), in the order the batch created them
     QList<qint64> order = m_invoices.keys();
     std::sort(order.begin(), order.end());
@@ -677,6 +727,7 @@ StoreResult<void> SqlStore::RecordBatch::flush()
                 inserting.append({id, &i});
                 i.dirty = false;
             } else if (i.dirty) {
+                changedIds << i.item.id;
                 changedItems.append({qint64(i.item.id), qs(name(i.item.status)), encodeAtomic(d, i.item.amount), i.txids,
                                      i.note ? QVariant(*i.note) : nullText()});
                 i.dirty = false;
@@ -715,12 +766,14 @@ StoreResult<void> SqlStore::RecordBatch::flush()
         }
     }
     if (!changedItems.isEmpty()) {
+        Binds binds{{rows, changedItems.value()}, {QStringLiteral(":now"), now}};
+        const QString narrow = idIn(d, QStringLiteral("refund_items.id"), changedIds, QStringLiteral(":ids"), binds);
         auto updated = m_session.execute(
             QStringLiteral("UPDATE refund_items SET status = x.status, amount = x.amount, txids = x.txids, note ="
                            " COALESCE(x.note, refund_items.note), updated_at = CAST(:now AS BIGINT) FROM (%1) AS x"
-                           " WHERE refund_items.id = x.id")
-                .arg(changedItems.source(d, rows)),
-            {{rows, changedItems.value()}, {QStringLiteral(":now"), now}});
+                           " WHERE refund_items.id = x.id AND %2")
+                .arg(changedItems.source(d, rows), narrow),
+            binds);
         if (!updated)
             return std::unexpected(updated.error());
     }
