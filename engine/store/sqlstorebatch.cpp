@@ -24,6 +24,7 @@
 #include "rowset.h"
 
 #include <QHash>
+#include <QSqlField>
 
 #include <algorithm>
 
@@ -121,7 +122,8 @@ private:
     StoreResult<void> transition(const Observation &o, Cached &c, const Transition &t, const InvoiceEvent &event,
                                  RecordOutcome &out, int index);
     StoreResult<void> reconcile(Cached &c, RecordOutcome &out, int index);
-    StoreResult<void> flush();
+    // Writes what was decided so far; `last`: nothing is written after it in the transaction.
+    StoreResult<void> flush(bool last = false);
     StoreResult<void> reload(qint64 invoiceId);
 
     SqlStore &m_store;
@@ -185,7 +187,7 @@ StoreResult<QList<RecordOutcome>> SqlStore::RecordBatch::run(const QList<std::ex
         }
         m_outcomes.append(out);
     }
-    if (auto flushed = flush(); !flushed)
+    if (auto flushed = flush(true); !flushed)
         return std::unexpected(flushed.error());
     return m_outcomes;
 }
@@ -594,11 +596,28 @@ StoreResult<void> SqlStore::RecordBatch::reload(qint64 invoiceId)
 
 // ---- write ----
 
-StoreResult<void> SqlStore::RecordBatch::flush()
+StoreResult<void> SqlStore::RecordBatch::flush(bool last)
 {
+    // One statement per table, in this order; on PostgreSQL all of them (and, in the batch's last flush, the
+    // change counter) one statement of data-modifying CTEs: one round trip. They touch disjoint rows (a key
+    // new in this flush is inserted with its final details, an invoice or item written once with its final
+    // state), so running them in one snapshot changes nothing.
     const Dialect d = m_session.dialect();
     const qint64 now = toMs(m_now);
-    const QString rows = QStringLiteral(":rows");
+    struct Write
+    {
+        QString sql;  // an INSERT or UPDATE; `%1` stands for the write's placeholder prefix
+        Binds binds;  // named by that prefix
+        QString returning = QStringLiteral("1");
+    };
+    QList<Write> writes;
+    int depositWrite = -1, itemWrite = -1;
+    constexpr int BumpWrite = 1000; // the change counter's row in the PostgreSQL statement's result
+    const auto add = [&](Write w) {
+        writes.append(std::move(w));
+        return int(writes.size() - 1);
+    };
+    const auto p = [](int i, const char *name) { return QStringLiteral(":w%1%2").arg(i).arg(QLatin1String(name)); };
     if (!m_newKeys.isEmpty()) {
         for (qsizetype i = 0; i < m_newKeys.size(); ++i) {
             const DepositRecord &r = m_known[m_newKeys[i]];
@@ -608,26 +627,17 @@ StoreResult<void> SqlStore::RecordBatch::flush()
                                   r.height ? QVariant(qint64(*r.height)) : nullInt(), r.blockHash, *r.invoiceId, r.address,
                                   qint64(r.unlockTime)});
         }
+        const int i = int(writes.size());
         // WHERE true: SQLite's grammar needs it before ON CONFLICT after a SELECT.
-        auto inserted = m_session.execute(
+        depositWrite = add(Write{
             QStringLiteral("INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
                            " status, invoice_id, address, recorded_at, updated_at, refund_id, unlock_time) SELECT asset, txid,"
                            " output_key, amount, effective_at, confirmations, height, block_hash, 'counted', invoice_id, address,"
-                           " CAST(:now AS BIGINT), CAST(:now2 AS BIGINT), NULL, unlock_time FROM (%1) AS x WHERE true ORDER BY n"
+                           " CAST(%2 AS BIGINT), CAST(%3 AS BIGINT), NULL, unlock_time FROM (%1) AS x WHERE true ORDER BY n"
                            " ON CONFLICT (asset, txid, output_key) DO NOTHING")
-                .arg(m_newDeposits.source(d, rows)),
-            {{rows, m_newDeposits.value()}, {QStringLiteral(":now"), now}, {QStringLiteral(":now2"), now}});
-        if (!inserted)
-            return std::unexpected(inserted.error());
-        // A key recorded by a concurrent transaction first (the INSERT waited for it): the batch decided on
-        // what it read before, so it is rolled back whole.
-        if (*inserted != m_newKeys.size())
-            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("%1 of %2 deposits were recorded "
-                                                                                       "concurrently")
-                                                                            .arg(m_newKeys.size() - *inserted)
-                                                                            .arg(m_newKeys.size())));
+                .arg(m_newDeposits.source(d, p(i, "rows")), p(i, "now"), p(i, "now2")),
+            {{p(i, "rows"), m_newDeposits.value()}, {p(i, "now"), now}, {p(i, "now2"), now}}});
         m_newDeposits.clear();
-        m_newKeys.clear();
     }
     if (!m_changedKeys.isEmpty()) {
         RowSet changed({{QStringLiteral("asset"), T::Text},        {QStringLiteral("txid"), T::Text},
@@ -646,68 +656,59 @@ StoreResult<void> SqlStore::RecordBatch::flush()
                             r.height ? QVariant(qint64(*r.height)) : nullInt(), r.blockHash, toMs(r.deposit.effectiveAt),
                             qint64(r.unlockTime)});
         }
-        Binds binds{{rows, changed.value()}, {QStringLiteral(":now"), now}};
+        const int i = int(writes.size());
+        Binds binds{{p(i, "rows"), changed.value()}, {p(i, "now"), now}};
         QString narrow; // PostgreSQL: the rows by the key index's leading columns (see idIn)
         if (d == Dialect::Postgres) {
-            narrow = QStringLiteral(" AND deposits.asset = ANY(CAST(:assets AS TEXT[])) AND deposits.txid = ANY(CAST(:txids AS TEXT[]))");
-            binds << std::pair{QStringLiteral(":assets"), QVariant(textArray(assets))}
-                  << std::pair{QStringLiteral(":txids"), QVariant(textArray(txids))};
+            narrow = QStringLiteral(" AND deposits.asset = ANY(CAST(%1 AS TEXT[])) AND deposits.txid = ANY(CAST(%2 AS TEXT[]))")
+                         .arg(p(i, "assets"), p(i, "txids"));
+            binds << std::pair{p(i, "assets"), QVariant(textArray(assets))} << std::pair{p(i, "txids"), QVariant(textArray(txids))};
         }
-        auto updated = m_session.execute(
-            QStringLiteral("UPDATE deposits SET status = x.status, confirmations = x.confirmations, height = x.height,"
-                           " block_hash = x.block_hash, effective_at = x.effective_at, unlock_time = x.unlock_time,"
-                           " updated_at = CAST(:now AS BIGINT) FROM (%1) AS x WHERE deposits.asset = x.asset AND"
-                           " deposits.txid = x.txid AND deposits.output_key = x.output_key%2")
-                .arg(changed.source(d, rows), narrow),
-            binds);
-        if (!updated)
-            return std::unexpected(updated.error());
+        add(Write{QStringLiteral("UPDATE deposits SET status = x.status, confirmations = x.confirmations, height = x.height,"
+                                 " block_hash = x.block_hash, effective_at = x.effective_at, unlock_time = x.unlock_time,"
+                                 " updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x WHERE deposits.asset = x.asset AND"
+                                 " deposits.txid = x.txid AND deposits.output_key = x.output_key%3")
+                      .arg(changed.source(d, p(i, "rows")), p(i, "now"), narrow),
+                  binds});
         m_changedKeys.clear();
     }
     if (!m_dirtyOrder.isEmpty()) {
         RowSet invoices({{QStringLiteral("id"), T::Int},         {QStringLiteral("state"), T::Text},
                          {QStringLiteral("received"), T::Amount}, {QStringLiteral("surplus"), T::Amount},
                          {QStringLiteral("settled_at"), T::Int},  {QStringLiteral("closed_at"), T::Int}});
-        Binds binds{{rows, QVariant()}, {QStringLiteral(":now"), now}};
-        const QString narrow = idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, QStringLiteral(":ids"), binds);
         for (qint64 id : std::as_const(m_dirtyOrder)) {
             Cached &c = m_invoices[id];
-            const Invoice &i = c.record.invoice;
-            invoices.append({id, qs(name(i.state)), encodeAtomic(d, i.received()), encodeAtomic(d, i.surplus()),
-                             nullableMs(i.settledAt), nullableMs(i.closedAt)});
+            const Invoice &inv = c.record.invoice;
+            invoices.append({id, qs(name(inv.state)), encodeAtomic(d, inv.received()), encodeAtomic(d, inv.surplus()),
+                             nullableMs(inv.settledAt), nullableMs(inv.closedAt)});
             c.dirty = false;
         }
-        binds[0].second = invoices.value();
-        auto updated = m_session.execute(
-            QStringLiteral("UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, settled_at ="
-                           " x.settled_at, closed_at = x.closed_at, updated_at = CAST(:now AS BIGINT) FROM (%1) AS x"
-                           " WHERE invoices.id = x.id AND %2")
-                .arg(invoices.source(d, rows), narrow),
-            binds);
-        if (!updated)
-            return std::unexpected(updated.error());
+        const int i = int(writes.size());
+        Binds binds{{p(i, "rows"), invoices.value()}, {p(i, "now"), now}};
+        const QString narrow = idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, p(i, "ids"), binds);
+        add(Write{QStringLiteral("UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, settled_at ="
+                                 " x.settled_at, closed_at = x.closed_at, updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
+                                 " WHERE invoices.id = x.id AND %3")
+                      .arg(invoices.source(d, p(i, "rows")), p(i, "now"), narrow),
+                  binds});
         m_dirtyOrder.clear();
     }
     if (!m_events.isEmpty()) {
-        auto inserted = m_session.execute(
-            QStringLiteral("INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause) SELECT invoice_id,"
-                           " CAST(:now AS BIGINT), from_state, to_state, cause FROM (%1) AS x ORDER BY n")
-                .arg(m_events.source(d, rows)),
-            {{rows, m_events.value()}, {QStringLiteral(":now"), now}});
-        if (!inserted)
-            return std::unexpected(inserted.error());
+        const int i = int(writes.size());
+        add(Write{QStringLiteral("INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause) SELECT invoice_id,"
+                                 " CAST(%2 AS BIGINT), from_state, to_state, cause FROM (%1) AS x ORDER BY n")
+                      .arg(m_events.source(d, p(i, "rows")), p(i, "now")),
+                  {{p(i, "rows"), m_events.value()}, {p(i, "now"), now}}});
         m_events.clear();
     }
     if (!m_outbox.isEmpty()) {
         // Rows only for invoices a checkout sits above (as writeOutbox).
-        auto inserted = m_session.execute(
-            QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, txid, output_key, amount, flags, at)"
-                           " SELECT c.id, x.invoice_id, x.type, x.txid, x.output_key, x.amount, x.flags, CAST(:now AS BIGINT)"
-                           " FROM (%1) AS x JOIN api_checkouts c ON c.invoice_id = x.invoice_id ORDER BY x.n, c.id")
-                .arg(m_outbox.source(d, rows)),
-            {{rows, m_outbox.value()}, {QStringLiteral(":now"), now}});
-        if (!inserted)
-            return std::unexpected(inserted.error());
+        const int i = int(writes.size());
+        add(Write{QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, txid, output_key, amount, flags, at)"
+                                 " SELECT c.id, x.invoice_id, x.type, x.txid, x.output_key, x.amount, x.flags, CAST(%2 AS BIGINT)"
+                                 " FROM (%1) AS x JOIN api_checkouts c ON c.invoice_id = x.invoice_id ORDER BY x.n, c.id")
+                      .arg(m_outbox.source(d, p(i, "rows")), p(i, "now")),
+                  {{p(i, "rows"), m_outbox.value()}, {p(i, "now"), now}}});
         m_outbox.clear();
     }
     RowSet newItems({{QStringLiteral("n"), T::Int},      {QStringLiteral("invoice_id"), T::Int},
@@ -722,63 +723,134 @@ StoreResult<void> SqlStore::RecordBatch::flush()
     std::sort(order.begin(), order.end());
     for (qint64 id : std::as_const(order)) {
         Cached &c = m_invoices[id];
-        for (Item &i : c.items) {
-            if (i.inserted) {
-                inserting.append({id, &i});
-                i.dirty = false;
-            } else if (i.dirty) {
-                changedIds << i.item.id;
-                changedItems.append({qint64(i.item.id), qs(name(i.item.status)), encodeAtomic(d, i.item.amount), i.txids,
-                                     i.note ? QVariant(*i.note) : nullText()});
-                i.dirty = false;
+        for (Item &item : c.items) {
+            if (item.inserted) {
+                inserting.append({id, &item});
+                item.dirty = false;
+            } else if (item.dirty) {
+                changedIds << item.item.id;
+                changedItems.append({qint64(item.item.id), qs(name(item.item.status)), encodeAtomic(d, item.item.amount),
+                                     item.txids, item.note ? QVariant(*item.note) : nullText()});
+                item.dirty = false;
             }
         }
     }
     std::sort(inserting.begin(), inserting.end(), [](const auto &a, const auto &b) { return a.second->createdBy < b.second->createdBy; });
-    for (auto [id, i] : std::as_const(inserting))
-        newItems.append({qint64(i->createdBy), id, m_invoices[id].record.asset, qs(name(i->item.reason)),
-                         encodeAtomic(d, i->item.amount), i->txids});
+    for (auto [id, item] : std::as_const(inserting))
+        newItems.append({qint64(item->createdBy), id, m_invoices[id].record.asset, qs(name(item->item.reason)),
+                         encodeAtomic(d, item->item.amount), item->txids});
+    if (!changedItems.isEmpty()) {
+        const int i = int(writes.size());
+        Binds binds{{p(i, "rows"), changedItems.value()}, {p(i, "now"), now}};
+        const QString narrow = idIn(d, QStringLiteral("refund_items.id"), changedIds, p(i, "ids"), binds);
+        add(Write{QStringLiteral("UPDATE refund_items SET status = x.status, amount = x.amount, txids = x.txids, note ="
+                                 " COALESCE(x.note, refund_items.note), updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
+                                 " WHERE refund_items.id = x.id AND %3")
+                      .arg(changedItems.source(d, p(i, "rows")), p(i, "now"), narrow),
+                  binds});
+    }
     if (!newItems.isEmpty()) {
         // At most one new item per invoice and reason (planInvoiceRefund updates the pending one after that).
-        auto created = m_session.select(
+        const int i = int(writes.size());
+        itemWrite = add(Write{
             QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
-                           " SELECT invoice_id, asset, reason, 'pending', amount, txids, CAST(:now AS BIGINT),"
-                           " CAST(:now2 AS BIGINT), '%2' FROM (%1) AS x ORDER BY n RETURNING id, invoice_id, reason")
-                .arg(newItems.source(d, rows), encodeAtomic(d, 0).toString()), // the fee: none yet
-            {{rows, newItems.value()}, {QStringLiteral(":now"), now}, {QStringLiteral(":now2"), now}});
-        if (!created)
-            return std::unexpected(created.error());
-        if (created->size() != inserting.size())
-            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("a refund item was not inserted")));
-        for (const QSqlRecord &row : *created) {
-            const qint64 invoice = row.value(1).toLongLong();
-            const QString reason = row.value(2).toString();
-            for (auto [owner, i] : std::as_const(inserting)) {
-                if (owner != invoice || !i->inserted || qs(name(i->item.reason)) != reason)
-                    continue;
-                i->item.id = row.value(0).toLongLong();
-                i->inserted = false;
-                for (int o : std::as_const(i->outcomes))
-                    m_outcomes[o].refundId = i->item.id;
-                i->outcomes.clear();
-                break;
+                           " SELECT invoice_id, asset, reason, 'pending', amount, txids, CAST(%2 AS BIGINT), CAST(%3 AS BIGINT),"
+                           " '%4' FROM (%1) AS x ORDER BY n")
+                .arg(newItems.source(d, p(i, "rows")), p(i, "now"), p(i, "now2"), encodeAtomic(d, 0).toString()), // no fee yet
+            {{p(i, "rows"), newItems.value()}, {p(i, "now"), now}, {p(i, "now2"), now}},
+            QStringLiteral("id, invoice_id, reason")});
+    }
+
+    // ---- run them ----
+    qsizetype depositsInserted = 0;
+    QList<QSqlRecord> createdItems;
+    bool counted = false;
+    if (d == Dialect::Postgres && !writes.isEmpty()) {
+        QStringList ctes, results, all;
+        Binds binds;
+        for (qsizetype i = 0; i < writes.size(); ++i) {
+            ctes << QStringLiteral("w%1 AS (%2 RETURNING %3)").arg(i).arg(writes[i].sql, writes[i].returning);
+            binds += writes[i].binds;
+            all << QStringLiteral("(SELECT count(*) FROM w%1)").arg(i);
+            results << (qsizetype(i) == itemWrite
+                            ? QStringLiteral("SELECT %1, id, invoice_id, reason FROM w%1").arg(i)
+                            : QStringLiteral("SELECT %1, count(*), CAST(NULL AS BIGINT), CAST(NULL AS TEXT) FROM w%1").arg(i));
+        }
+        if (last && m_changed) {
+            // The change counter last: its row is locked only once every other write of the statement is done
+            // (the condition reads them all), as SqlSession::markChanged's commit-time bump would.
+            ctes << QStringLiteral("bump AS (UPDATE change_counter SET value = value + 1 WHERE id = 1 AND %1 >= 0"
+                                   " RETURNING pg_notify('%2', ''))")
+                        .arg(all.join(QStringLiteral(" + ")), QLatin1String(SqlSession::NotifyChannel));
+            results << QStringLiteral("SELECT %1, count(*), CAST(NULL AS BIGINT), CAST(NULL AS TEXT) FROM bump").arg(BumpWrite);
+            counted = true;
+        }
+        auto rows = m_session.select(QStringLiteral("WITH %1 %2").arg(ctes.join(QStringLiteral(", ")),
+                                                                      results.join(QStringLiteral(" UNION ALL "))),
+                                     binds);
+        if (!rows)
+            return std::unexpected(rows.error());
+        for (const QSqlRecord &row : *rows) {
+            const int w = row.value(0).toInt();
+            if (w == depositWrite)
+                depositsInserted = row.value(1).toLongLong();
+            else if (w == itemWrite)
+                createdItems << row;
+            else if (w == BumpWrite && row.value(1).toLongLong() != 1)
+                return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("the change counter is missing")));
+        }
+    } else {
+        for (qsizetype i = 0; i < writes.size(); ++i) {
+            if (qsizetype(i) == itemWrite) {
+                auto rows = m_session.select(writes[i].sql + QStringLiteral(" RETURNING ") + writes[i].returning, writes[i].binds);
+                if (!rows)
+                    return std::unexpected(rows.error());
+                for (const QSqlRecord &row : *rows) {
+                    QSqlRecord shifted; // the same columns as PostgreSQL's: (write, id, invoice, reason)
+                    shifted.append(QSqlField(QStringLiteral("w")));
+                    for (int c = 0; c < row.count(); ++c)
+                        shifted.append(row.field(c));
+                    createdItems << shifted;
+                }
+                continue;
             }
+            auto done = m_session.execute(writes[i].sql, writes[i].binds);
+            if (!done)
+                return std::unexpected(done.error());
+            if (qsizetype(i) == depositWrite)
+                depositsInserted = *done;
         }
     }
-    if (!changedItems.isEmpty()) {
-        Binds binds{{rows, changedItems.value()}, {QStringLiteral(":now"), now}};
-        const QString narrow = idIn(d, QStringLiteral("refund_items.id"), changedIds, QStringLiteral(":ids"), binds);
-        auto updated = m_session.execute(
-            QStringLiteral("UPDATE refund_items SET status = x.status, amount = x.amount, txids = x.txids, note ="
-                           " COALESCE(x.note, refund_items.note), updated_at = CAST(:now AS BIGINT) FROM (%1) AS x"
-                           " WHERE refund_items.id = x.id AND %2")
-                .arg(changedItems.source(d, rows), narrow),
-            binds);
-        if (!updated)
-            return std::unexpected(updated.error());
+    if (depositWrite >= 0 && depositsInserted != m_newKeys.size()) {
+        // A key recorded by a concurrent transaction first (the INSERT waited for it): the batch decided on what
+        // it read before, so it is rolled back whole.
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("%1 of %2 deposits were recorded concurrently")
+                                                                        .arg(m_newKeys.size() - depositsInserted)
+                                                                        .arg(m_newKeys.size())));
     }
-    if (m_changed)
-        m_session.markChanged();
+    m_newKeys.clear();
+    if (createdItems.size() != inserting.size())
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("a refund item was not inserted")));
+    for (const QSqlRecord &row : std::as_const(createdItems)) {
+        const qint64 invoice = row.value(2).toLongLong();
+        const QString reason = row.value(3).toString();
+        for (auto [owner, item] : std::as_const(inserting)) {
+            if (owner != invoice || !item->inserted || qs(name(item->item.reason)) != reason)
+                continue;
+            item->item.id = row.value(1).toLongLong();
+            item->inserted = false;
+            for (int o : std::as_const(item->outcomes))
+                m_outcomes[o].refundId = item->item.id;
+            item->outcomes.clear();
+            break;
+        }
+    }
+    if (m_changed) {
+        if (counted)
+            m_session.markChangedAndCounted();
+        else
+            m_session.markChanged();
+    }
     m_changed = false;
     return {};
 }
