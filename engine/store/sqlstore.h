@@ -235,6 +235,8 @@ private:
         Binds binds;
         bool inserts = false;
     };
+    // An invoice's refund item as planInvoiceRefund sees it, from the columns (id, status, amount, reason).
+    StoreResult<InvoiceRefundItem> invoiceRefundItemFromRow(const QSqlRecord &row);
     StoreResult<std::optional<RefundWrite>> planRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
                                                         TimePoint now, RecordOutcome &outcome);
     StoreResult<qint64> insertRefund(std::optional<qint64> invoiceId, const QString &asset, RefundReason reason,

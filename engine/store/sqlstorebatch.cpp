@@ -322,14 +322,11 @@ StoreResult<void> SqlStore::RecordBatch::readItems()
     for (qint64 id : ids)
         m_invoices[id].itemsRead = true;
     for (const QSqlRecord &row : *rows) {
-        auto amount = decodeAtomic(row.value(2));
-        const auto status = parseRefundStatus(row.value(1).toString().toStdString());
-        const auto reason = parseRefundReason(row.value(3).toString().toStdString());
-        if (!amount || !status || !reason)
-            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
-                                                                            .arg(row.value(0).toLongLong())));
+        auto read = m_store.invoiceRefundItemFromRow(row);
+        if (!read)
+            return std::unexpected(read.error());
         Item item;
-        item.item = InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount};
+        item.item = *read;
         item.txids = row.value(4).toString();
         m_invoices[row.value(5).toLongLong()].items.append(item);
     }

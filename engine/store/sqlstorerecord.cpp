@@ -276,6 +276,17 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
     return {};
 }
 
+StoreResult<InvoiceRefundItem> SqlStore::invoiceRefundItemFromRow(const QSqlRecord &row)
+{
+    auto amount = decodeAtomic(row.value(2));
+    const auto status = parseRefundStatus(row.value(1).toString().toStdString());
+    const auto reason = parseRefundReason(row.value(3).toString().toStdString());
+    if (!amount || !status || !reason)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
+                                                                        .arg(row.value(0).toLongLong())));
+    return InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount};
+}
+
 StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 invoiceId, const QString &asset,
                                                                         const Invoice &invoice, TimePoint now,
                                                                         RecordOutcome &outcome)
@@ -293,13 +304,10 @@ StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 i
         return std::unexpected(rows.error());
     std::vector<InvoiceRefundItem> items;
     for (const QSqlRecord &row : *rows) {
-        auto amount = decodeAtomic(row.value(2));
-        const auto status = parseRefundStatus(row.value(1).toString().toStdString());
-        const auto reason = parseRefundReason(row.value(3).toString().toStdString());
-        if (!amount || !status || !reason)
-            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
-                                                                            .arg(row.value(0).toLongLong())));
-        items.push_back(InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount});
+        auto item = invoiceRefundItemFromRow(row);
+        if (!item)
+            return std::unexpected(item.error());
+        items.push_back(*item);
     }
     const InvoiceRefundPlan plan = planInvoiceRefund(invoice, items);
     if (plan.overDecided) {
