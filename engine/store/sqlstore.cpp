@@ -29,12 +29,6 @@ const QString RefundColumns = QStringLiteral(
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-// How coarse a pool asset's block times are (chainwatch.h minedBeforeCreation).
-std::chrono::seconds poolBlockInterval(const QString &asset)
-{
-    const Asset *a = findAsset(asset.toStdString());
-    return a ? a->blockInterval : std::chrono::seconds(12);
-}
 
 std::optional<qint64> optionalId(const QVariant &v)
 {
@@ -235,6 +229,8 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
 QString SqlStore::describe() const { return m_url.describe(); }
 int SqlStore::schemaVersion() const { return m_schemaVersion; }
 StoreNotifier *SqlStore::changeNotifier() { return m_notifier.get(); }
+const QString &SqlStore::depositColumns() { return DepositColumns; }
+
 const QString &SqlStore::invoiceColumns() { return InvoiceColumns; }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -457,84 +453,21 @@ StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QStr
     return std::optional<InvoiceRecord>(std::move(*record));
 }
 
-StoreResult<SqlStore::LockedForRecord> SqlStore::lockForRecord(const Observation &o)
+QString SqlStore::depositKeyWhere(const QString &asset, const DepositKey &key, Binds &binds)
 {
-    LockedForRecord out;
-    if (o.address.isEmpty())
-        return out;
-    // One round trip instead of two: the invoice is found, locked and read as in invoiceForAddress, and the
-    // deposit of the key joined to it. The invoice row is re-read once its lock is granted, the joined deposit
-    // is not: it comes from the statement's snapshot, taken before a wait for the lock. So the statement also
-    // returns the invoice row's version as locked (xmin) and as that snapshot saw it (the sub-select): equal
-    // versions mean no transaction changed the invoice between the snapshot and the lock, and every write to a
-    // deposit of an invoice (insert, status, details of a counted or reversed one) holds that invoice's lock
-    // and updates its row in the same transaction (sqlstorerecord.cpp). A deposit that is unknown in a current
-    // snapshot but inserted concurrently for another address makes the later INSERT conflict (an error, the
-    // transaction rolled back), as before. Held deposits (refund_id set: their details are updated without
-    // touching the invoice) and deposits of other invoices are loaded again after the lock by the caller.
-    QString literal = o.asset;
-    literal.replace(u'\'', QStringLiteral("''"));
-    const bool pool = o.asset == u"USDT";
-    const QString assetTest = pool ? QStringLiteral("i.asset = 'USDT' AND i.created_at <= :paid") // see invoiceForAddress
-                                   : QStringLiteral("i.asset = '%1' AND i.asset <> 'USDT'").arg(literal);
-    static const QStringList depositColumns = DepositColumns.split(u',', Qt::SkipEmptyParts);
-    QStringList invoiceSelect, depositSelect;
-    for (const QString &c : InvoiceColumns.split(u',', Qt::SkipEmptyParts))
-        invoiceSelect << QStringLiteral("i.") + c.trimmed();
-    for (const QString &c : depositColumns)
-        depositSelect << QStringLiteral("d.%1 AS dep_%1").arg(c.trimmed());
-    auto row = m_session.selectOne(
-        QStringLiteral("SELECT %1, %2, i.xmin::text AS locked_version,"
-                       " (SELECT s.xmin::text FROM invoices s WHERE s.id = i.id) AS read_version"
-                       " FROM invoices i LEFT JOIN deposits d ON d.asset = :asset AND d.txid = :txid AND d.output_key = :output"
-                       " WHERE %3 AND i.address = :address ORDER BY i.id DESC LIMIT 1 FOR UPDATE OF i")
-            .arg(invoiceSelect.join(u", "), depositSelect.join(u", "), assetTest),
-        pool ? Binds{{QStringLiteral(":asset"), o.asset},
-                     {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                     {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
-                     {QStringLiteral(":address"), o.address},
-                     {QStringLiteral(":paid"), toMs(latestCreationFor(o.effectiveAt, poolBlockInterval(o.asset)))}}
-             : Binds{{QStringLiteral(":asset"), o.asset},
-                     {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                     {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
-                     {QStringLiteral(":address"), o.address}});
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return out;
-    auto record = invoiceFromRow(**row);
-    if (!record)
-        return std::unexpected(record.error());
-    out.invoice = std::move(*record);
-    if ((*row)->value(QStringLiteral("locked_version")).toString() != (*row)->value(QStringLiteral("read_version")).toString())
-        return out; // the invoice changed while this waited for its lock: the joined deposit may be stale
-    if ((*row)->value(QStringLiteral("dep_id")).isNull()) {
-        out.known = std::optional<DepositRecord>();
-        return out;
-    }
-    QSqlRecord depositRow;
-    for (const QString &c : depositColumns) {
-        const QString column = c.trimmed();
-        QSqlField field(column);
-        field.setValue((*row)->value(QStringLiteral("dep_") + column));
-        depositRow.append(field);
-    }
-    auto deposit = depositFromRow(depositRow);
-    if (!deposit)
-        return std::unexpected(deposit.error());
-    if (deposit->invoiceId == out.invoice->id && !deposit->refundId)
-        out.known = std::optional<DepositRecord>(std::move(*deposit));
-    return out;
+    binds << std::pair{QStringLiteral(":kasset"), QVariant(asset)}
+          << std::pair{QStringLiteral(":ktxid"), QVariant(QString::fromStdString(key.txid))}
+          << std::pair{QStringLiteral(":koutput"), QVariant(QString::fromStdString(key.output))};
+    return QStringLiteral("asset = :kasset AND txid = :ktxid AND output_key = :koutput");
 }
 
 StoreResult<std::optional<DepositRecord>> SqlStore::loadDeposit(const QString &asset, const DepositKey &key, bool lock)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM deposits WHERE asset = :asset AND txid = :txid"
-                                                  " AND output_key = :output%2")
-                                       .arg(DepositColumns, lock ? m_session.forUpdate() : QString()),
-                                   {{QStringLiteral(":asset"), asset},
-                                    {QStringLiteral(":txid"), QString::fromStdString(key.txid)},
-                                    {QStringLiteral(":output"), QString::fromStdString(key.output)}});
+    Binds binds;
+    const QString where = depositKeyWhere(asset, key, binds);
+    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM deposits WHERE %2%3").arg(DepositColumns, where,
+                                                                                          lock ? m_session.forUpdate() : QString()),
+                                   binds);
     if (!row)
         return std::unexpected(row.error());
     if (!*row)

@@ -22,6 +22,22 @@ class StoreNotifier;
 // named after `tag`, so two searches can share a statement. Empty text: empty SQL (no search).
 QString searchIdsSql(Dialect dialect, const QString &text, const QString &tag, Binds &binds);
 
+// ---- shared by the money path's files (sqlstorerecord.cpp, sqlstorebatch.cpp, sqlstoreoutbox.cpp) ----
+// An observation with a canonical asset code and an effective time; refused when it cannot be a deposit.
+std::expected<Observation, StoreError> normalizedObservation(Observation observation, TimePoint now);
+// How coarse a pool asset's block times are (chainwatch.h minedBeforeCreation).
+std::chrono::seconds poolBlockInterval(const QString &asset);
+// Monero's unlock_time is a uint64; the column is a signed 64-bit integer.
+qint64 storedUnlockTime(quint64 unlockTime);
+// The txids of an invoice's counted deposits, in order, each once (a refund item's txids).
+QStringList countedTxids(const Invoice &invoice);
+// An invoice event's cause: "<change>: <event>".
+QString transitionCause(Change change, const InvoiceEvent &event);
+QString reversedAfterSettlementMessage(qint64 invoiceId);
+QString overDecidedMessage(qint64 invoiceId, const InvoiceRefundPlan &plan);
+// The api_outbox flags column of a checkout event.
+qint64 outboxFlags(const CheckoutEvent &event);
+
 class SqlStore final : public Store, public ApiStore
 {
 public:
@@ -143,6 +159,7 @@ private:
 
     // The invoices table's columns, in the order invoiceFromRow reads them.
     static const QString &invoiceColumns();
+    static const QString &depositColumns();
     // A subquery of the given ids (one bound value, so one cached statement for any number of them).
     QString idListSql(const QList<qint64> &ids, const QString &placeholder, Binds &binds) const;
     // The invoices a statement selects (its columns: invoiceColumns()), their deposits attached.
@@ -165,15 +182,8 @@ private:
     StoreResult<std::optional<InvoiceRecord>> invoiceForAddress(const QString &asset, const QString &address, bool lock,
                                                                 TimePoint paidAt);
     StoreResult<std::optional<DepositRecord>> loadDeposit(const QString &asset, const DepositKey &key, bool lock);
-    // PostgreSQL: invoiceForAddress(lock) that also reads the deposit of the observation's key in the same
-    // statement. `known` is set only when that read can be trusted (see sqlstore.cpp); otherwise the caller
-    // loads the deposit itself after the lock.
-    struct LockedForRecord
-    {
-        std::optional<InvoiceRecord> invoice;
-        std::optional<std::optional<DepositRecord>> known;
-    };
-    StoreResult<LockedForRecord> lockForRecord(const Observation &observation);
+    // The condition naming one deposit by its key (asset, txid, output), its three values added to `binds`.
+    static QString depositKeyWhere(const QString &asset, const DepositKey &key, Binds &binds);
     StoreResult<RefundItem> loadRefund(qint64 id, bool lock);
     StoreResult<std::optional<WalletCursor>> loadCursor(const QString &backend, bool lock);
     // completePoll's coverage write: extends the backend's last interval or begins one.
@@ -193,14 +203,19 @@ private:
 
     // ---- the money path (sqlstorerecord.cpp); all run inside a write transaction ----
     StoreResult<void> lockInvoices(QList<qint64> ids);
-    // `invoice`: the row of the invoice watching the observation's address, locked by the caller and read
-    // after the lock, without its deposits (attached only when the state machine needs them).
-    // `known`: the deposit of the observation's key when the caller already read it under the lock (else it is
-    // loaded here). `lastWrite`: nothing is written after this in the transaction (PostgreSQL may then bump the
-    // change counter in the same statement as the deposit).
-    StoreResult<RecordOutcome> recordLocked(const Observation &observation, std::optional<InvoiceRecord> invoice, TimePoint now,
-                                            std::optional<std::optional<DepositRecord>> known = std::nullopt,
-                                            bool lastWrite = false);
+    // Recording a batch of observations (sqlstorebatch.cpp): reads, decides in memory, writes set-based.
+    class RecordBatch;
+    // An observation that is not an order's money (or refused), decided and written alone: an address no
+    // invoice has, late money, held money seen again, a key the wallet reports for another invoice, a deposit
+    // that changes nothing although it is new. `invoice`: the row of the invoice watching the observation's
+    // address, locked by the caller and read after the lock, without its deposits.
+    StoreResult<RecordOutcome> recordAside(const Observation &observation, std::optional<InvoiceRecord> invoice,
+                                           TimePoint now);
+    // recordAside's outcomes, one function each.
+    StoreResult<RecordOutcome> recordUnmatched(const Observation &observation, TimePoint now, RecordOutcome outcome);
+    StoreResult<RecordOutcome> routeToRefund(const Observation &observation, const InvoiceRecord &record,
+                                             const std::optional<DepositRecord> &known, const Rejection &rejection,
+                                             TimePoint now, RecordOutcome outcome);
     StoreResult<RecordOutcome> reverseLocked(const QString &asset, const DepositKey &key, TimePoint now);
     // Applies `clock` at `at` and persists it (written at `now`) if it changed something; returns the invoice after it.
     StoreResult<InvoiceRecord> tick(InvoiceRecord record, TimePoint at, const ClockTick &clock, TimePoint now,
@@ -211,10 +226,6 @@ private:
     // Writes a domain transition of `record` (invoice row, event row) and reconciles its refund items.
     StoreResult<void> persist(const InvoiceRecord &record, const Transition &transition, const QString &cause,
                               TimePoint now, RecordOutcome &outcome);
-    // PostgreSQL: insertDeposit (counted) + persist in one statement (data-modifying CTEs).
-    StoreResult<void> persistWithDeposit(const Observation &observation, const InvoiceRecord &record,
-                                         const Transition &transition, const QString &cause, TimePoint now,
-                                         bool lastWrite, RecordOutcome &outcome);
     StoreResult<void> writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
                                  const QString &cause);
     StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
@@ -227,6 +238,8 @@ private:
         Binds binds;
         bool inserts = false;
     };
+    // An invoice's refund item as planInvoiceRefund sees it, from the columns (id, status, amount, reason).
+    StoreResult<InvoiceRefundItem> invoiceRefundItemFromRow(const QSqlRecord &row);
     StoreResult<std::optional<RefundWrite>> planRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
                                                         TimePoint now, RecordOutcome &outcome);
     StoreResult<qint64> insertRefund(std::optional<qint64> invoiceId, const QString &asset, RefundReason reason,
@@ -244,18 +257,12 @@ private:
     // "write event + touch invoice" for money that moved beside the invoice (held deposits).
     StoreResult<void> noteOnInvoice(std::optional<qint64> invoiceId, InvoiceState state, const QString &why, TimePoint now);
     StoreResult<bool> updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now);
+    // UPDATE deposits SET `set` (its placeholders bound by `binds`) for the one deposit of `key`.
+    StoreResult<int> updateDeposit(const QString &asset, const DepositKey &key, const QString &set, Binds binds);
 
     // ---- the transactional outbox (sqlstoreoutbox.cpp): rows for a checkout's events, written inside the
     // money path's own transaction; nothing is written for invoices no checkout sits above ----
     StoreResult<void> writeOutbox(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now);
-    // The same as one data-modifying CTE for persistWithDeposit's statement (placeholders :ob...), run only
-    // when the statement's deposit row was inserted; empty when there are no events.
-    struct OutboxCte
-    {
-        QString sql;
-        Binds binds;
-    };
-    std::optional<OutboxCte> outboxCte(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now) const;
     StoreResult<std::optional<ApiKeyRecord>> findKey(const QString &which);
     StoreResult<void> lockLease(const QString &holder, TimePoint now);
     StoreResult<void> insertDelivery(const NewDelivery &delivery, std::optional<qint64> outboxId, TimePoint now);

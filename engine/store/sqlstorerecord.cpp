@@ -15,23 +15,31 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString keyText(const DepositKey &k) { return QString::fromStdString(k.txid + ':' + k.output); }
-QString cause(Change change, const InvoiceEvent &event) { return qs(name(change)) + QStringLiteral(": ") + qs(sd::describe(event)); }
+QString cause(Change change, const InvoiceEvent &event) { return transitionCause(change, event); }
 
 QVariant nullableHeight(const std::optional<quint64> &h)
 {
     return h ? QVariant(qint64(*h)) : QVariant(QMetaType::fromType<qlonglong>());
 }
 
-// Monero's unlock_time is a uint64; the column is a signed 64-bit integer. Anything beyond it is as good as
-// locked forever either way.
-qint64 storedUnlockTime(quint64 unlockTime) { return qint64(std::min<quint64>(unlockTime, quint64(INT64_MAX))); }
-
 QVariant nullableMs(const std::optional<TimePoint> &t)
 {
     return t ? QVariant(toMs(*t)) : QVariant(QMetaType::fromType<qlonglong>());
 }
 
-// The txids of an invoice's counted deposits, in order, each once.
+} // namespace
+
+QString transitionCause(Change change, const InvoiceEvent &event) { return qs(name(change)) + QStringLiteral(": ") + qs(sd::describe(event)); }
+
+std::chrono::seconds poolBlockInterval(const QString &asset)
+{
+    const Asset *a = findAsset(asset.toStdString());
+    return a ? a->blockInterval : std::chrono::seconds(12);
+}
+
+// Anything beyond INT64_MAX is as good as locked forever either way.
+qint64 storedUnlockTime(quint64 unlockTime) { return qint64(std::min<quint64>(unlockTime, quint64(INT64_MAX))); }
+
 QStringList countedTxids(const Invoice &invoice)
 {
     QStringList out;
@@ -43,8 +51,24 @@ QStringList countedTxids(const Invoice &invoice)
     return out;
 }
 
-// An observation with a canonical asset code and an effective time; refused when it cannot be a deposit.
-std::expected<Observation, StoreError> normalized(Observation o, TimePoint now)
+QString reversedAfterSettlementMessage(qint64 invoiceId)
+{
+    return QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers the amount due: the "
+                          "order was honoured without the money")
+        .arg(invoiceId);
+}
+
+QString overDecidedMessage(qint64 invoiceId, const InvoiceRefundPlan &plan)
+{
+    // Money a person already refunded or applied is (partly) gone: reversed after the decision.
+    return QStringLiteral("refund items of invoice %1 hold %2 but only %3 remains (a deposit was reversed after the item "
+                          "left the queue): check the payout")
+        .arg(invoiceId)
+        .arg(plan.decided)
+        .arg(plan.remains);
+}
+
+std::expected<Observation, StoreError> normalizedObservation(Observation o, TimePoint now)
 {
     const Asset *asset = findAsset(o.asset.toStdString());
     if (!asset)
@@ -62,7 +86,6 @@ std::expected<Observation, StoreError> normalized(Observation o, TimePoint now)
     return o;
 }
 
-} // namespace
 
 // ---------------------------------------------------------------------------------------------------------
 // Locks and small writes
@@ -151,6 +174,12 @@ StoreResult<void> SqlStore::insertDeposit(const Observation &o, const QString &s
     return {};
 }
 
+StoreResult<int> SqlStore::updateDeposit(const QString &asset, const DepositKey &key, const QString &set, Binds binds)
+{
+    const QString where = depositKeyWhere(asset, key, binds);
+    return m_session.execute(QStringLiteral("UPDATE deposits SET %1 WHERE %2").arg(set, where), binds);
+}
+
 StoreResult<bool> SqlStore::updateDepositDetails(const DepositRecord &known, const Observation &o, TimePoint now)
 {
     // The effective time never moves later: the earliest sighting decides whether money was in time.
@@ -161,18 +190,16 @@ StoreResult<bool> SqlStore::updateDepositDetails(const DepositRecord &known, con
                          known.unlockTime != unlock;
     if (!changed)
         return false;
-    auto done = m_session.execute(
-        QStringLiteral("UPDATE deposits SET confirmations = :conf, height = :height, block_hash = :hash, effective_at = :eff,"
-                       " unlock_time = :unlock, updated_at = :now WHERE asset = :asset AND txid = :txid AND output_key = :output"),
+    auto done = updateDeposit(
+        o.asset, o.key,
+        QStringLiteral("confirmations = :conf, height = :height, block_hash = :hash, effective_at = :eff, unlock_time = :unlock,"
+                       " updated_at = :now"),
         {{QStringLiteral(":conf"), qint64(o.confirmations)},
          {QStringLiteral(":height"), nullableHeight(o.height)},
          {QStringLiteral(":hash"), text(o.blockHash)},
          {QStringLiteral(":eff"), toMs(effective)},
          {QStringLiteral(":unlock"), qint64(unlock)},
-         {QStringLiteral(":now"), toMs(now)},
-         {QStringLiteral(":asset"), o.asset},
-         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-         {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+         {QStringLiteral(":now"), toMs(now)}});
     if (!done)
         return std::unexpected(done.error());
     return true;
@@ -208,125 +235,10 @@ StoreResult<void> SqlStore::persist(const InvoiceRecord &record, const Transitio
         return o;
     if (t.reversedAfterSettlement) {
         outcome.alert = true;
-        outcome.message = QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers "
-                                         "the amount due: the order was honoured without the money")
-                              .arg(record.id);
+        outcome.message = reversedAfterSettlementMessage(record.id);
     }
     m_session.markChanged();
     return reconcileRefunds(record.id, record.asset, next, record.settledManually, now, outcome);
-}
-
-StoreResult<void> SqlStore::persistWithDeposit(const Observation &o, const InvoiceRecord &record, const Transition &t,
-                                               const QString &why, TimePoint now, bool lastWrite, RecordOutcome &outcome)
-{
-    // insertDeposit (counted) + persist in one statement and one round trip. The decision is already made
-    // (sd::apply on the locked invoice); this only writes it. The invoice's UPDATE, its event and the counter
-    // run only if the deposit row was inserted; a concurrent transaction that recorded the key first (the INSERT
-    // waits for it) makes this return the Conflict error, as insertDeposit does, and the caller's transaction
-    // is rolled back whole. The change counter goes into the same statement only when nothing is written
-    // after it (lastWrite).
-    const Invoice &next = t.invoice;
-    const Dialect d = m_session.dialect();
-    const bool writesEvent = t.stateChanged() || (t.change != Change::None && t.change != Change::ConfirmationsChanged);
-    if (t.reversedAfterSettlement) { // as in persist: set before the refund items' message, which may follow
-        outcome.alert = true;
-        outcome.message = QStringLiteral("a deposit of settled invoice %1 was reversed and the rest no longer covers "
-                                         "the amount due: the order was honoured without the money")
-                              .arg(record.id);
-    }
-    // The refund items of a settled or closed invoice are read and locked first (their row locks come before the
-    // counter's, see SqlSession::markChanged); their write goes into the statement below.
-    auto refundWrite = planRefunds(record.id, record.asset, next, now, outcome);
-    if (!refundWrite)
-        return std::unexpected(refundWrite.error());
-    const bool bump = lastWrite;
-    QString sql = QStringLiteral(
-        "WITH ins AS (INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
-        " status, invoice_id, address, recorded_at, updated_at, refund_id, unlock_time) VALUES (:asset, :txid, :output, :amount,"
-        " :effective, :conf, :height, :hash, 'counted', :invoice, :address, :recorded, :updated, NULL, :unlock)"
-        " ON CONFLICT (asset, txid, output_key) DO NOTHING RETURNING id),"
-        " upd AS (UPDATE invoices SET state = :state, received = :received, surplus = :surplus, settled_at = :settled,"
-        " closed_at = :closed, updated_at = :now WHERE id = :id AND EXISTS (SELECT 1 FROM ins) RETURNING id)");
-    QString select = QStringLiteral(" SELECT (SELECT count(*) FROM ins), (SELECT count(*) FROM upd)");
-    Binds binds{{QStringLiteral(":asset"), o.asset},
-                {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                {QStringLiteral(":output"), QString::fromStdString(o.key.output)},
-                {QStringLiteral(":amount"), encodeAtomic(d, o.amount)},
-                {QStringLiteral(":effective"), toMs(o.effectiveAt)},
-                {QStringLiteral(":conf"), qint64(o.confirmations)},
-                {QStringLiteral(":height"), nullableHeight(o.height)},
-                {QStringLiteral(":hash"), text(o.blockHash)},
-                {QStringLiteral(":unlock"), storedUnlockTime(o.unlockTime)},
-                {QStringLiteral(":invoice"), record.id},
-                {QStringLiteral(":address"), text(o.address)},
-                {QStringLiteral(":recorded"), toMs(now)},
-                {QStringLiteral(":updated"), toMs(now)},
-                {QStringLiteral(":state"), qs(name(next.state))},
-                {QStringLiteral(":received"), encodeAtomic(d, next.received())},
-                {QStringLiteral(":surplus"), encodeAtomic(d, next.surplus())},
-                {QStringLiteral(":settled"), nullableMs(next.settledAt)},
-                {QStringLiteral(":closed"), nullableMs(next.closedAt)},
-                {QStringLiteral(":now"), toMs(now)},
-                {QStringLiteral(":id"), record.id}};
-    if (writesEvent) {
-        sql += QStringLiteral(", ev AS (INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause)"
-                              " SELECT CAST(:eid AS BIGINT), CAST(:eat AS BIGINT), CAST(:efrom AS TEXT), CAST(:eto AS TEXT),"
-                              " CAST(:ecause AS TEXT) WHERE EXISTS (SELECT 1 FROM ins) RETURNING id)");
-        select += QStringLiteral(", (SELECT count(*) FROM ev)");
-        binds << std::pair{QStringLiteral(":eid"), QVariant(record.id)} << std::pair{QStringLiteral(":eat"), QVariant(toMs(now))}
-              << std::pair{QStringLiteral(":efrom"), QVariant(qs(name(t.from)))}
-              << std::pair{QStringLiteral(":eto"), QVariant(qs(name(next.state)))}
-              << std::pair{QStringLiteral(":ecause"), QVariant(why)};
-    }
-    if (auto ob = outboxCte(record.id, eventsOf(record.invoice, t), now)) { // merchant API webhooks
-        sql += QStringLiteral(", ") + ob->sql;
-        binds += ob->binds;
-    }
-    if (*refundWrite) {
-        // Every lock it needs is held already (the pending item's by planRefunds, the invoice's by the caller).
-        sql += QStringLiteral(", ref AS (%1)").arg((*refundWrite)->sql);
-        select += QStringLiteral(", (SELECT max(id) FROM ref)");
-        binds += (*refundWrite)->binds;
-    }
-    if (bump) {
-        // After the invoice's UPDATE (it reads upd), so the counter row is locked last.
-        sql += QStringLiteral(", bump AS (UPDATE change_counter SET value = value + 1 WHERE id = 1 AND EXISTS (SELECT 1 FROM upd)"
-                              " RETURNING pg_notify('%1', ''))")
-                   .arg(QLatin1String(SqlSession::NotifyChannel));
-        select += QStringLiteral(", (SELECT count(*) FROM bump)");
-    }
-    auto row = m_session.selectOne(sql + select, binds);
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row || (*row)->value(0).toLongLong() != 1)
-        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("deposit %1 was recorded concurrently")
-                                                                        .arg(keyText(o.key))));
-    bool written = (*row)->value(1).toLongLong() == 1;
-    int column = 2;
-    if (writesEvent)
-        written = written && (*row)->value(column++).toLongLong() == 1;
-    std::optional<qint64> insertedRefund;
-    if (*refundWrite) {
-        const QVariant id = (*row)->value(column++);
-        if ((*refundWrite)->inserts) {
-            written = written && !id.isNull();
-            insertedRefund = id.toLongLong();
-        }
-    }
-    if (bump)
-        written = written && (*row)->value(column++).toLongLong() == 1;
-    if (!written)
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("invoice %1: recording deposit %2 wrote "
-                                                                                   "only part of it")
-                                                                        .arg(record.id)
-                                                                        .arg(keyText(o.key))));
-    if (insertedRefund)
-        outcome.refundId = *insertedRefund;
-    if (bump)
-        m_session.markChangedAndCounted();
-    else
-        m_session.markChanged();
-    return {};
 }
 
 StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint at, const ClockTick &clock, TimePoint now,
@@ -364,6 +276,17 @@ StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &as
     return {};
 }
 
+StoreResult<InvoiceRefundItem> SqlStore::invoiceRefundItemFromRow(const QSqlRecord &row)
+{
+    auto amount = decodeAtomic(row.value(2));
+    const auto status = parseRefundStatus(row.value(1).toString().toStdString());
+    const auto reason = parseRefundReason(row.value(3).toString().toStdString());
+    if (!amount || !status || !reason)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
+                                                                        .arg(row.value(0).toLongLong())));
+    return InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount};
+}
+
 StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 invoiceId, const QString &asset,
                                                                         const Invoice &invoice, TimePoint now,
                                                                         RecordOutcome &outcome)
@@ -381,29 +304,20 @@ StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 i
         return std::unexpected(rows.error());
     std::vector<InvoiceRefundItem> items;
     for (const QSqlRecord &row : *rows) {
-        auto amount = decodeAtomic(row.value(2));
-        const auto status = parseRefundStatus(row.value(1).toString().toStdString());
-        const auto reason = parseRefundReason(row.value(3).toString().toStdString());
-        if (!amount || !status || !reason)
-            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("refund item %1 is unreadable")
-                                                                            .arg(row.value(0).toLongLong())));
-        items.push_back(InvoiceRefundItem{row.value(0).toLongLong(), *reason, *status, *amount});
+        auto item = invoiceRefundItemFromRow(row);
+        if (!item)
+            return std::unexpected(item.error());
+        items.push_back(*item);
     }
     const InvoiceRefundPlan plan = planInvoiceRefund(invoice, items);
     if (plan.overDecided) {
-        // Money a person already refunded or applied is (partly) gone: reversed after the decision.
         outcome.alert = true;
-        outcome.message = QStringLiteral("refund items of invoice %1 hold %2 but only %3 remains (a deposit was reversed "
-                                         "after the item left the queue): check the payout")
-                              .arg(invoiceId)
-                              .arg(plan.decided)
-                              .arg(plan.remains);
+        outcome.message = overDecidedMessage(invoiceId, plan);
     }
     if (plan.itemId)
         outcome.refundId = qint64(*plan.itemId);
     const QStringList txids = countedTxids(invoice);
     const Dialect d = m_session.dialect();
-    // The placeholders are named :r... so that persistWithDeposit can put the write into its own statement.
     switch (plan.action) {
     case InvoiceRefundPlan::Action::None:
         return std::optional<RefundWrite>();
@@ -449,88 +363,11 @@ StoreResult<std::optional<SqlStore::RefundWrite>> SqlStore::planRefunds(qint64 i
 // ---------------------------------------------------------------------------------------------------------
 // Recording
 
-StoreResult<RecordOutcome> SqlStore::recordObservation(const Observation &observation, TimePoint now)
-{
-    auto o = normalized(observation, now);
-    if (!o)
-        return std::unexpected(o.error());
-    return m_session.write([&]() -> StoreResult<RecordOutcome> {
-        if (m_session.isPostgres()) {
-            // Each statement is a network round trip: the same statement also reads the deposit of the key,
-            // and the deposit's writes and the change counter go in one statement (recordLocked, lastWrite).
-            auto locked = lockForRecord(*o);
-            if (!locked)
-                return std::unexpected(locked.error());
-            return recordLocked(*o, std::move(locked->invoice), now, std::move(locked->known), true);
-        }
-        // One statement finds the invoice, locks it (one row: no lock order to keep) and reads it under the lock.
-        auto invoice = invoiceForAddress(o->asset, o->address, true, o->effectiveAt);
-        if (!invoice)
-            return std::unexpected(invoice.error());
-        return recordLocked(*o, std::move(*invoice), now);
-    });
-}
-
-StoreResult<QList<RecordOutcome>> SqlStore::recordObservations(const QList<Observation> &observations, TimePoint now)
-{
-    // A malformed observation is refused on its own (an outcome Rejected): it must not hold back the good
-    // deposits of the same poll.
-    QList<std::expected<Observation, StoreError>> list;
-    for (const Observation &observation : observations)
-        list.append(normalized(observation, now));
-    return m_session.write([&]() -> StoreResult<QList<RecordOutcome>> {
-        // Lock every invoice of the batch up front, in id order (no deadlock between two batches).
-        QList<qint64> ids;
-        for (const auto &o : list) {
-            if (!o)
-                continue;
-            auto invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
-            if (!invoice)
-                return std::unexpected(invoice.error());
-            if (*invoice)
-                ids.append((*invoice)->id);
-        }
-        if (auto locked = lockInvoices(ids); !locked)
-            return std::unexpected(locked.error());
-        QList<RecordOutcome> outcomes;
-        for (const auto &o : list) {
-            if (!o) {
-                RecordOutcome refused;
-                refused.kind = RecordOutcome::Rejected;
-                refused.message = o.error().message;
-                outcomes.append(refused);
-                continue;
-            }
-            // Read again under the locks (an earlier observation of the batch may have changed it).
-            auto invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
-            if (!invoice)
-                return std::unexpected(invoice.error());
-            while (*invoice && !ids.contains((*invoice)->id)) {
-                // An invoice created for the address after the lookup above: lock it too (out of order, so a
-                // deadlock is possible; the database picks a victim and the whole batch is retried).
-                if (auto locked = lockInvoices({(*invoice)->id}); !locked)
-                    return std::unexpected(locked.error());
-                ids.append((*invoice)->id);
-                invoice = invoiceForAddress(o->asset, o->address, false, o->effectiveAt);
-                if (!invoice)
-                    return std::unexpected(invoice.error());
-            }
-            auto outcome = recordLocked(*o, std::move(*invoice), now);
-            if (!outcome)
-                return std::unexpected(outcome.error());
-            outcomes.append(*outcome);
-        }
-        return outcomes;
-    });
-}
-
-StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::optional<InvoiceRecord> invoice, TimePoint now,
-                                                  std::optional<std::optional<DepositRecord>> prefetched, bool lastWrite)
+StoreResult<RecordOutcome> SqlStore::recordAside(const Observation &o, std::optional<InvoiceRecord> invoice, TimePoint now)
 {
     RecordOutcome out;
     out.kind = RecordOutcome::Duplicate;
-    auto known = prefetched ? StoreResult<std::optional<DepositRecord>>(std::move(*prefetched))
-                            : loadDeposit(o.asset, o.key, true);
+    auto known = loadDeposit(o.asset, o.key, true);
     if (!known)
         return std::unexpected(known.error());
     if (*known && (invoice ? (*known)->invoiceId != invoice->id : (*known)->invoiceId.has_value())) {
@@ -541,191 +378,107 @@ StoreResult<RecordOutcome> SqlStore::recordLocked(const Observation &o, std::opt
                           .arg(keyText(o.key), (*known)->address, o.address);
         return out;
     }
-
     if (!invoice) {
         // Money for an address no invoice has: it never touches an order; a person decides.
         if (*known)
             return redeliverOrphan(**known, o, now, out);
-        if (o.amount == 0) {
-            out.kind = RecordOutcome::Rejected;
-            out.message = QStringLiteral("a deposit of zero is ignored");
-            return out;
-        }
-        if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), std::nullopt, std::nullopt, o.effectiveAt, now);
-            !inserted) {
-            if (inserted.error().kind != StoreError::Conflict)
-                return std::unexpected(inserted.error());
-            // Another transaction recorded it first (PostgreSQL waited for its commit): it is known now.
-            auto again = loadDeposit(o.asset, o.key, true);
-            if (!again)
-                return std::unexpected(again.error());
-            if (!*again)
-                return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 vanished").arg(keyText(o.key))));
-            return redeliverOrphan(**again, o, now, out);
-        }
-        auto refundId = insertRefund(std::nullopt, o.asset, RefundReason::Unmatched, o.amount,
-                                     {QString::fromStdString(o.key.txid)}, now);
-        if (!refundId)
-            return std::unexpected(refundId.error());
-        auto linked = m_session.execute(QStringLiteral("UPDATE deposits SET refund_id = :r WHERE asset = :asset AND txid = :txid"
-                                                       " AND output_key = :output"),
-                                        {{QStringLiteral(":r"), *refundId},
-                                         {QStringLiteral(":asset"), o.asset},
-                                         {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                                         {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
-        if (!linked)
-            return std::unexpected(linked.error());
-        m_session.markChanged();
-        out.kind = RecordOutcome::RoutedToRefund;
-        out.refundId = *refundId;
-        out.queued = true;
-        out.message = QStringLiteral("no invoice has the address %1: the deposit waits in the refund queue (unmatched)").arg(o.address);
-        return out;
+        return recordUnmatched(o, now, out);
     }
-
     out.invoiceId = invoice->id;
-    out.before = invoice->invoice.state;
-    // No clock tick first: the engine may record a poll's deposits after a boundary passed, and a deposit
-    // first seen in time must still count. The domain judges lateness by the deposit's effective time, and
-    // an event applied past the hard boundary closes an invoice it leaves unpaid.
-    out.after = invoice->invoice.state;
-
+    out.before = out.after = invoice->invoice.state;
     if (*known && (*known)->refundId)
         return redeliverOrphan(**known, o, now, out);
 
-    // The same deposit again, changing nothing the state machine sees: its block or an earlier sighting may
-    // still be news.
-    const auto redelivered = [&](const DepositRecord &k, qint64 id) -> StoreResult<RecordOutcome> {
-        auto changed = updateDepositDetails(k, o, now);
-        if (!changed)
-            return std::unexpected(changed.error());
-        if (*changed) {
-            m_session.markChanged();
-            if (auto touched = m_session.execute(QStringLiteral("UPDATE invoices SET updated_at = :now WHERE id = :id"),
-                                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":id"), id}});
-                !touched)
-                return std::unexpected(touched.error());
-        }
-        out.kind = *changed ? RecordOutcome::Updated : RecordOutcome::Duplicate;
-        return out;
-    };
-
-    const InvoiceEvent event = DepositObserved{Deposit{o.key, o.amount, o.effectiveAt, o.confirmations, DepositStatus::Counted}};
-    if (*known) {
-        // A redelivery (most of every poll) is answered from the deposit row alone when the state machine,
-        // shown the invoice with only that deposit, says nothing changes: an unchanged redelivery is the one
-        // answer that cannot depend on the other deposits (anything else is decided again below, on all of them).
-        Invoice alone = invoice->invoice;
-        alone.deposits = {(*known)->deposit};
-        if (auto t = apply(alone, event, now); t && t->change == Change::None)
-            return redelivered(**known, invoice->id);
-    }
-
     // The deposits only now: the row was read with the lock, its deposits are needed by the state machine.
-    std::optional<InvoiceRecord> record = std::move(invoice);
-    {
-        QList<InvoiceRecord> one{*record};
-        if (auto attached = attachDeposits(one, QStringLiteral(":sid"), {{QStringLiteral(":sid"), record->id}}); !attached)
-            return std::unexpected(attached.error());
-        record = std::move(one.first());
-    }
-    auto result = apply(record->invoice, event, now);
+    QList<InvoiceRecord> one{*invoice};
+    if (auto attached = attachDeposits(one, QStringLiteral(":sid"), {{QStringLiteral(":sid"), invoice->id}}); !attached)
+        return std::unexpected(attached.error());
+    const InvoiceRecord &record = one.first();
+    const InvoiceEvent event = DepositObserved{Deposit{o.key, o.amount, o.effectiveAt, o.confirmations, DepositStatus::Counted}};
+    auto result = apply(record.invoice, event, now);
     if (!result) {
         const Rejection &rejection = result.error();
-        const std::optional<RefundReason> reason = rejection.refundReason();
-        out.message = QString::fromStdString(rejection.message);
-        if (!reason) {
+        if (!rejection.refundReason()) {
             out.kind = RecordOutcome::Rejected; // not money to hold (zero, amount mismatch, overflow)
+            out.message = QString::fromStdString(rejection.message);
             return out;
         }
-        // Late money never touches the order: it is held for a person, linked to its invoice.
-        auto refundId = insertRefund(record->id, o.asset, *reason, o.amount, {QString::fromStdString(o.key.txid)}, now);
-        if (!refundId)
-            return std::unexpected(refundId.error());
-        if (!*known && o.height) { // late by its block time alone: was anybody watching at the boundary?
-            if (auto marked = markUnwatched(*refundId, o, record->invoice.terms.graceExpiresAt, now);
-                !marked)
-                return std::unexpected(marked.error());
-        }
-        if (*known) {
-            // A reversed deposit reappeared after the invoice closed: it cannot count any more.
-            auto held = m_session.execute(
-                QStringLiteral("UPDATE deposits SET status = 'orphaned', refund_id = :r, updated_at = :now WHERE asset = :asset"
-                               " AND txid = :txid AND output_key = :output"),
-                {{QStringLiteral(":r"), *refundId},
-                 {QStringLiteral(":now"), toMs(now)},
-                 {QStringLiteral(":asset"), o.asset},
-                 {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                 {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
-            if (!held)
-                return std::unexpected(held.error());
-            if (auto details = updateDepositDetails(**known, o, now); !details)
-                return std::unexpected(details.error());
-        } else if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), record->id, *refundId, o.effectiveAt, now);
-                   !inserted) {
-            return std::unexpected(inserted.error());
-        }
-        const QString why = QStringLiteral("deposit_routed_to_refund (%1): %2").arg(qs(name(rejection.kind)), qs(sd::describe(event)));
-        if (auto noted = noteOnInvoice(record->id, record->invoice.state, why, now); !noted)
-            return std::unexpected(noted.error());
-        if (auto ob = writeOutbox(record->id, {latePaymentEvent(o.key, o.amount)}, now); !ob) // merchant API webhooks
-            return std::unexpected(ob.error());
-        m_session.markChanged();
-        out.kind = RecordOutcome::RoutedToRefund;
-        out.refundId = *refundId;
-        out.queued = true;
+        return routeToRefund(o, record, *known, rejection, now, out);
+    }
+    // The batch (sqlstorebatch.cpp) writes every transition the state machine accepts; only a new deposit that
+    // changes nothing, or a transition no observation can cause, arrives here.
+    if (result->change == Change::None)
+        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 changed nothing").arg(keyText(o.key))));
+    return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("unexpected transition %1 for a deposit")
+                                                                    .arg(qs(name(result->change)))));
+}
+
+StoreResult<RecordOutcome> SqlStore::recordUnmatched(const Observation &o, TimePoint now, RecordOutcome out)
+{
+    if (o.amount == 0) {
+        out.kind = RecordOutcome::Rejected;
+        out.message = QStringLiteral("a deposit of zero is ignored");
         return out;
     }
-
-    const Transition &t = *result;
-    switch (t.change) {
-    case Change::None:
-        if (!*known) // only a deposit seen before can change nothing
-            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 changed nothing")
-                                                                            .arg(keyText(o.key))));
-        return redelivered(**known, record->id);
-    case Change::ConfirmationsChanged:
-    case Change::DepositCounted:
-    case Change::DepositSurplus:
-    case Change::DepositReinstated: {
-        if (*known) {
-            // Reinstated: counted again. (A counted deposit whose confirmations moved keeps its status.)
-            auto status = (*known)->deposit.status == DepositStatus::Counted ? StoreResult<int>(0) : m_session.execute(
-                QStringLiteral("UPDATE deposits SET status = 'counted', updated_at = :now WHERE asset = :asset AND txid = :txid"
-                               " AND output_key = :output"),
-                {{QStringLiteral(":now"), toMs(now)},
-                 {QStringLiteral(":asset"), o.asset},
-                 {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                 {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
-            if (!status)
-                return std::unexpected(status.error());
-            if (auto details = updateDepositDetails(**known, o, now); !details)
-                return std::unexpected(details.error());
-        } else if (m_session.isPostgres()) {
-            if (auto done = persistWithDeposit(o, *record, t, cause(t.change, event), now, lastWrite, out); !done)
-                return std::unexpected(done.error());
-            out.kind = t.change == Change::ConfirmationsChanged ? RecordOutcome::Updated
-                       : t.change == Change::DepositSurplus     ? RecordOutcome::Surplus
-                                                                : RecordOutcome::Counted;
-            out.after = t.invoice.state;
-            return out;
-        } else if (auto inserted = insertDeposit(o, QStringLiteral("counted"), record->id, std::nullopt, o.effectiveAt, now);
-                   !inserted) {
+    if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), std::nullopt, std::nullopt, o.effectiveAt, now); !inserted) {
+        if (inserted.error().kind != StoreError::Conflict)
             return std::unexpected(inserted.error());
-        }
-        if (auto done = persist(*record, t, cause(t.change, event), now, out); !done)
-            return std::unexpected(done.error());
-        out.kind = t.change == Change::ConfirmationsChanged ? RecordOutcome::Updated
-                   : t.change == Change::DepositSurplus     ? RecordOutcome::Surplus
-                                                            : RecordOutcome::Counted;
-        break;
+        // Another transaction recorded it first (PostgreSQL waited for its commit): it is known now.
+        auto again = loadDeposit(o.asset, o.key, true);
+        if (!again)
+            return std::unexpected(again.error());
+        if (!*again)
+            return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1 vanished").arg(keyText(o.key))));
+        return redeliverOrphan(**again, o, now, out);
     }
-    case Change::DepositReversed:
-    case Change::Expired:
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("unexpected transition %1 for a deposit")
-                                                                        .arg(qs(name(t.change)))));
+    auto refundId = insertRefund(std::nullopt, o.asset, RefundReason::Unmatched, o.amount, {QString::fromStdString(o.key.txid)}, now);
+    if (!refundId)
+        return std::unexpected(refundId.error());
+    auto linked = updateDeposit(o.asset, o.key, QStringLiteral("refund_id = :r"), {{QStringLiteral(":r"), *refundId}});
+    if (!linked)
+        return std::unexpected(linked.error());
+    m_session.markChanged();
+    out.kind = RecordOutcome::RoutedToRefund;
+    out.refundId = *refundId;
+    out.queued = true;
+    out.message = QStringLiteral("no invoice has the address %1: the deposit waits in the refund queue (unmatched)").arg(o.address);
+    return out;
+}
+
+StoreResult<RecordOutcome> SqlStore::routeToRefund(const Observation &o, const InvoiceRecord &record,
+                                                   const std::optional<DepositRecord> &known, const Rejection &rejection,
+                                                   TimePoint now, RecordOutcome out)
+{
+    // Late money never touches the order: it is held for a person, linked to its invoice.
+    const InvoiceEvent event = DepositObserved{Deposit{o.key, o.amount, o.effectiveAt, o.confirmations, DepositStatus::Counted}};
+    out.message = QString::fromStdString(rejection.message);
+    auto refundId = insertRefund(record.id, o.asset, *rejection.refundReason(), o.amount, {QString::fromStdString(o.key.txid)}, now);
+    if (!refundId)
+        return std::unexpected(refundId.error());
+    if (!known && o.height) { // late by its block time alone: was anybody watching at the boundary?
+        if (auto marked = markUnwatched(*refundId, o, record.invoice.terms.graceExpiresAt, now); !marked)
+            return std::unexpected(marked.error());
     }
-    out.after = t.invoice.state;
+    if (known) {
+        // A reversed deposit reappeared after the invoice closed: it cannot count any more.
+        auto held = updateDeposit(o.asset, o.key, QStringLiteral("status = 'orphaned', refund_id = :r, updated_at = :now"),
+                                  {{QStringLiteral(":r"), *refundId}, {QStringLiteral(":now"), toMs(now)}});
+        if (!held)
+            return std::unexpected(held.error());
+        if (auto details = updateDepositDetails(*known, o, now); !details)
+            return std::unexpected(details.error());
+    } else if (auto inserted = insertDeposit(o, QStringLiteral("orphaned"), record.id, *refundId, o.effectiveAt, now); !inserted) {
+        return std::unexpected(inserted.error());
+    }
+    const QString why = QStringLiteral("deposit_routed_to_refund (%1): %2").arg(qs(name(rejection.kind)), qs(sd::describe(event)));
+    if (auto noted = noteOnInvoice(record.id, record.invoice.state, why, now); !noted)
+        return std::unexpected(noted.error());
+    if (auto ob = writeOutbox(record.id, {latePaymentEvent(o.key, o.amount)}, now); !ob) // merchant API webhooks
+        return std::unexpected(ob.error());
+    m_session.markChanged();
+    out.kind = RecordOutcome::RoutedToRefund;
+    out.refundId = *refundId;
+    out.queued = true;
     return out;
 }
 
@@ -795,13 +548,8 @@ StoreResult<RecordOutcome> SqlStore::redeliverOrphan(const DepositRecord &known,
                               .arg(qs(name(old->status)));
         }
     }
-    auto held = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'orphaned', refund_id = :r, updated_at = :now"
-                                                 " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
-                                  {{QStringLiteral(":r"), refundId},
-                                   {QStringLiteral(":now"), toMs(now)},
-                                   {QStringLiteral(":asset"), o.asset},
-                                   {QStringLiteral(":txid"), QString::fromStdString(o.key.txid)},
-                                   {QStringLiteral(":output"), QString::fromStdString(o.key.output)}});
+    auto held = updateDeposit(o.asset, o.key, QStringLiteral("status = 'orphaned', refund_id = :r, updated_at = :now"),
+                              {{QStringLiteral(":r"), refundId}, {QStringLiteral(":now"), toMs(now)}});
     if (!held)
         return std::unexpected(held.error());
     if (auto details = updateDepositDetails(known, o, now); !details)
@@ -898,13 +646,8 @@ StoreResult<RecordOutcome> SqlStore::reverseLocked(const QString &asset, const D
     }
     if (result->change == Change::None)
         return out; // already reversed
-    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now, reversed_at = :at"
-                                                   " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
-                                    {{QStringLiteral(":now"), toMs(now)},
-                                     {QStringLiteral(":at"), toMs(now)},
-                                     {QStringLiteral(":asset"), asset},
-                                     {QStringLiteral(":txid"), QString::fromStdString(key.txid)},
-                                     {QStringLiteral(":output"), QString::fromStdString(key.output)}});
+    auto status = updateDeposit(asset, key, QStringLiteral("status = 'reversed', updated_at = :now, reversed_at = :at"),
+                                {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":at"), toMs(now)}});
     if (!status)
         return std::unexpected(status.error());
     if (auto done = persist(*record, *result, cause(result->change, event), now, out); !done)
@@ -923,13 +666,8 @@ StoreResult<RecordOutcome> SqlStore::reverseOrphan(const DepositRecord &known, T
     if (!item)
         return std::unexpected(item.error());
     const Dialect d = m_session.dialect();
-    auto status = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'reversed', updated_at = :now, reversed_at = :at"
-                                                   " WHERE asset = :asset AND txid = :txid AND output_key = :output"),
-                                    {{QStringLiteral(":now"), toMs(now)},
-                                     {QStringLiteral(":at"), toMs(now)},
-                                     {QStringLiteral(":asset"), known.asset},
-                                     {QStringLiteral(":txid"), QString::fromStdString(known.deposit.key.txid)},
-                                     {QStringLiteral(":output"), QString::fromStdString(known.deposit.key.output)}});
+    auto status = updateDeposit(known.asset, known.deposit.key, QStringLiteral("status = 'reversed', updated_at = :now, reversed_at = :at"),
+                                {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":at"), toMs(now)}});
     if (!status)
         return std::unexpected(status.error());
     // What becomes of the item is the domain's decision (heldDepositReversed).

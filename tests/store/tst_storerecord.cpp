@@ -3,6 +3,9 @@
 // the event log, next boundary, watched invoices, deposits above a height, filters. SQLite and PostgreSQL.
 #include "storetestsupport.h"
 
+#include "depositplan.h"
+
+#include <QRandomGenerator>
 #include <QSet>
 
 using namespace sd;
@@ -33,6 +36,7 @@ private Q_SLOTS:
     void reversalsOfHeldMoney();
     void rejectedObservationsWriteNothing();
     void batchesRecordInOrder();
+    void batchAndSingleDepositPathsWriteTheSameRows();
     void eventsRecordEveryTransitionWithItsCause();
     void expireDueAndNextBoundary();
     void watchedInvoicesIncludeRecentlyClosed();
@@ -573,6 +577,118 @@ void TstStoreRecord::batchesRecordInOrder()
     QCOMPARE(load(a).deposits.size(), 2);
     SD_TRY(empty, m_store->recordObservations({}, T0));
     QVERIFY(empty->isEmpty());
+}
+
+// recordObservations decides a batch in memory and writes it set-based; recordObservation is a batch of one
+// seen through the same code, so this compares what matters: one poll's deposits recorded together against
+// the same deposits recorded one transaction each, over a stream with every outcome (counted, surplus,
+// confirmations, duplicates within a batch, unmatched, late, reversed and reinstated, expiry, refused).
+// Every outcome and every row must be the same.
+void TstStoreRecord::batchAndSingleDepositPathsWriteTheSameRows()
+{
+    TestDatabase otherDb(QStringLiteral("batchAndSingleOther"));
+    QVERIFY2(otherDb.ok(), qPrintable(otherDb.error()));
+    SD_TRY(other, otherDb.open(QStringLiteral("record-batched")));
+    Store &single = *m_store;
+    Store &batched = **other;
+    constexpr int Invoices = 12;
+    for (int i = 0; i < Invoices; ++i)
+        for (Store *s : {&single, &batched})
+            QVERIFY(s->createInvoice(newInvoice(QStringLiteral("same-%1").arg(i), QStringLiteral("same-addr-%1").arg(i), 1000,
+                                                i % 3 == 0 ? 10 : 0, i % 4 == 0 ? 1 : 0),
+                                     T0)
+                        .has_value());
+    QRandomGenerator rng(23);
+    QList<Observation> seen;
+    int next = 0, steps = 0, records = 0;
+    QSet<RecordOutcome::Kind> kinds;
+    for (TimePoint now = T0 + 5s; now < T0 + 1500s; now += 20s, ++steps) {
+        if (steps % 9 == 8) { // a reorg takes a deposit back out
+            if (seen.isEmpty())
+                continue;
+            const Observation &o = seen[rng.bounded(int(seen.size()))];
+            auto a = single.reverseDeposit(o.asset, o.key, now);
+            auto b = batched.reverseDeposit(o.asset, o.key, now);
+            QCOMPARE(a.has_value(), b.has_value());
+            continue;
+        }
+        if (steps % 15 == 14) {
+            SD_TRY(a, single.expireDue(now));
+            SD_TRY(b, batched.expireDue(now));
+            QCOMPARE(a->size(), b->size());
+            continue;
+        }
+        QList<Observation> batch;
+        const int n = 1 + int(rng.bounded(10));
+        for (int k = 0; k < n; ++k) {
+            const int roll = int(rng.bounded(100));
+            Observation o;
+            if (roll < 30 && !seen.isEmpty()) {
+                o = seen[rng.bounded(int(seen.size()))]; // seen again, perhaps mined meanwhile
+                if (roll < 18) {
+                    o.confirmations += 1;
+                    o.height = 500 + quint64(steps);
+                    o.blockHash = QStringLiteral("block-%1").arg(steps);
+                }
+            } else if (roll < 36) {
+                o = observation(QStringLiteral("stranger-%1").arg(next), "stray-" + std::to_string(next), 50 + rng.bounded(100),
+                                now - 1s);
+                ++next;
+            } else if (roll < 38) {
+                o = observation(QStringLiteral("same-addr-1"), "zero-" + std::to_string(next++), 0, now); // refused
+            } else {
+                const int i = int(rng.bounded(Invoices - 1)); // the last invoice is never paid: it expires empty
+                o = observation(QStringLiteral("same-addr-%1").arg(i), "tx-" + std::to_string(next++), 150 + rng.bounded(300),
+                                now - std::chrono::seconds(rng.bounded(4)));
+            }
+            batch << o;
+            if (roll >= 38)
+                seen << o;
+        }
+        QList<RecordOutcome> one;
+        for (const Observation &o : std::as_const(batch)) {
+            SD_TRY(r, single.recordObservation(o, now));
+            one << *r;
+        }
+        SD_TRY(all, batched.recordObservations(batch, now));
+        QCOMPARE(all->size(), one.size());
+        for (qsizetype k = 0; k < one.size(); ++k) {
+            const RecordOutcome &a = one[k], &b = all->at(k);
+            const QByteArray where = QStringLiteral("step %1 observation %2 (%3): kind %4/%5 invoice %6/%7 refund %8/%9 %10 / %11")
+                                         .arg(steps)
+                                         .arg(k)
+                                         .arg(QString::fromStdString(batch[k].key.txid))
+                                         .arg(int(a.kind))
+                                         .arg(int(b.kind))
+                                         .arg(a.invoiceId.value_or(-1))
+                                         .arg(b.invoiceId.value_or(-1))
+                                         .arg(a.refundId.value_or(-1))
+                                         .arg(b.refundId.value_or(-1))
+                                         .arg(a.message, b.message)
+                                         .toUtf8();
+            QVERIFY2(a.kind == b.kind, where.constData());
+            QVERIFY2(a.invoiceId == b.invoiceId && a.refundId == b.refundId, where.constData());
+            QVERIFY2(a.before == b.before && a.after == b.after, where.constData());
+            QVERIFY2(a.alert == b.alert && a.queued == b.queued && a.message == b.message, where.constData());
+            kinds << a.kind;
+            ++records;
+        }
+    }
+    // The stream reached every outcome an observation can have.
+    for (RecordOutcome::Kind k : {RecordOutcome::Counted, RecordOutcome::Surplus, RecordOutcome::Duplicate, RecordOutcome::Updated,
+                                  RecordOutcome::RoutedToRefund, RecordOutcome::Rejected})
+        QVERIFY2(kinds.contains(k), qPrintable(QStringLiteral("no outcome %1 in %2 observations").arg(int(k)).arg(records)));
+    QString error;
+    const QStringList rowsSingle = snapshot(single, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QStringList rowsBatched = snapshot(batched, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(rowsBatched.size(), rowsSingle.size());
+    for (qsizetype i = 0; i < rowsSingle.size(); ++i)
+        QCOMPARE(rowsBatched[i], rowsSingle[i]);
+    SD_TRY(problems, batched.verify());
+    QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+    other->reset();
 }
 
 void TstStoreRecord::eventsRecordEveryTransitionWithItsCause()
