@@ -25,11 +25,7 @@ const QStringList PoolAssets = {QStringLiteral("USDT")};
 using cli::fail;
 using cli::out;
 
-int storeFailure(const StoreError &e)
-{
-    return fail(e.kind == StoreError::Unreachable ? ExitUnreachable : e.kind == StoreError::Invalid ? ExitUsage : ExitRefused,
-                e.message);
-}
+int storeFailure(const StoreError &e) { return fail(e); }
 
 // One address a line; blank lines and lines starting with # are skipped. Every line is checked before
 // anything is written: one bad line refuses the whole file, so a typo never half-imports a list.

@@ -50,18 +50,7 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
 using cli::fail;
 using cli::out;
 
-int storeFailure(const StoreError &e)
-{
-    switch (e.kind) {
-    case StoreError::NotFound: return fail(ExitNotFound, e.message);
-    case StoreError::Unreachable:
-    case StoreError::SchemaTooNew: return fail(ExitUnreachable, e.message);
-    case StoreError::Invalid: return fail(ExitUsage, e.message);
-    case StoreError::Conflict: return fail(ExitRefused, e.message);
-    case StoreError::Internal: break;
-    }
-    return fail(ExitUnreachable, e.message);
-}
+int storeFailure(const StoreError &e) { return fail(e); }
 
 void printJson(const QJsonValue &v)
 {
@@ -274,9 +263,9 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
     ::sigaction(SIGTERM, &sa, nullptr);
     ::sigaction(SIGINT, &sa, nullptr);
 
-    QString error;
-    if (!host.start(&error))
-        return fail(ExitUnreachable, error);
+    QString startError;
+    if (!host.start(&startError))
+        return fail(ExitUnreachable, startError);
     // The merchant API, when [api] listen is set: its own thread and store connection beside the engine.
     std::unique_ptr<api::ApiHost> apiHost;
     if (ctx.loaded.api.enabled()) {
@@ -357,25 +346,24 @@ int runInvoiceCreate(const QStringList &arguments)
 
     QEventLoop loop;
     std::optional<InvoiceRecord> created;
+    Failure error;
     QObject::connect(host.engine(), &Engine::invoiceCreated, &loop, [&](quint64, const InvoiceRecord &r) {
         created = r;
         loop.quit();
     });
-    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const QString &e) {
+    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const Failure &e) {
         error = e;
         loop.quit();
     });
     QTimer::singleShot(cfg->requestTimeoutMs * 2 + 5000, &loop, [&] {
-        error = QStringLiteral("the %1 wallet did not answer in time").arg(request.asset);
+        error = Failure::wallet(RpcError::Timeout, QStringLiteral("the %1 wallet did not answer in time").arg(request.asset));
         loop.quit();
     });
     QMetaObject::invokeMethod(host.engine(), "createInvoice", Qt::QueuedConnection, Q_ARG(sd::CreateInvoiceRequest, request));
     loop.exec();
     host.stop();
-    if (!created) {
-        const bool unreachable = error.contains(QLatin1String(" wallet")) || error.contains(QLatin1String("database"));
-        return fail(unreachable ? ExitUnreachable : ExitUsage, error);
-    }
+    if (!created)
+        return fail(error);
     if (ctx.wantsJson())
         printJson(invoiceToJson(*created));
     else
@@ -618,6 +606,33 @@ int fail(int code, const QString &message)
     return code;
 }
 
+int fail(const StoreError &error) { return fail(exitCode(error.kind), error.message); }
+
+int fail(const Failure &failure) { return fail(exitCode(failure), failure.message); }
+
 } // namespace cli
+
+int exitCode(StoreError::Kind kind)
+{
+    switch (kind) {
+    case StoreError::NotFound: return ExitNotFound;
+    case StoreError::Invalid: return ExitUsage;
+    case StoreError::Conflict: return ExitRefused;
+    case StoreError::Unreachable:
+    case StoreError::SchemaTooNew:
+    case StoreError::Internal: break;
+    }
+    return ExitUnreachable;
+}
+
+int exitCode(const Failure &failure)
+{
+    switch (failure.origin) {
+    case Failure::Request: return ExitUsage;
+    case Failure::Wallet: return ExitUnreachable; // every kind: the wallet or its node could not serve
+    case Failure::Database: return exitCode(failure.store);
+    }
+    return ExitUnreachable;
+}
 
 } // namespace sd

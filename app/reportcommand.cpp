@@ -58,24 +58,9 @@ void out(FILE *stream, const QString &text)
     std::fflush(stream);
 }
 
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
+using cli::fail;
 
-int storeFailure(StoreError::Kind kind, const QString &message)
-{
-    switch (kind) {
-    case StoreError::NotFound: return fail(ExitNotFound, message);
-    case StoreError::Invalid: return fail(ExitUsage, message);
-    case StoreError::Conflict: return fail(ExitRefused, message);
-    case StoreError::Unreachable:
-    case StoreError::SchemaTooNew:
-    case StoreError::Internal: break;
-    }
-    return fail(ExitUnreachable, message);
-}
+int storeFailure(StoreError::Kind kind, const QString &message) { return fail(exitCode(kind), message); }
 
 QString text(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString units(const Decimal::Int &v, int decimals) { return QString::fromLatin1(unitsText(v, decimals)); }

@@ -207,8 +207,8 @@ PollCost measurePolls(quint16 port, int polls, int warmup)
     int done = 0;
     double cpu0 = 0, wall0 = 0;
     QEventLoop loop;
-    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64, const QString &e) {
-        cost.error = e;
+    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64, const Failure &e) {
+        cost.error = e.message;
         loop.quit();
     });
     QObject::connect(&backend, &WalletBackend::polled, &loop, [&](quint64, const WalletSnapshot &snapshot) {

@@ -680,8 +680,9 @@ void MainWindow::handleInvoiceCreated(quint64 requestId, const InvoiceRecord &in
     updateTitle();
 }
 
-void MainWindow::handleInvoiceCreationFailed(quint64 requestId, const QString &error)
+void MainWindow::handleInvoiceCreationFailed(quint64 requestId, const Failure &failure)
 {
+    const QString &error = failure.message;
     if (m_newInvoice)
         m_newInvoice->showFailed(requestId, error);
     else

@@ -112,7 +112,7 @@ public Q_SLOTS:
     void handleQuarantineChanged(const QList<sd::QuarantinedDeposit> &pending);
     void handleMoneyTotals(const QList<sd::AssetMoney> &totals);   // the refund queue's header figures
     void handleInvoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
-    void handleInvoiceCreationFailed(quint64 requestId, const QString &error);
+    void handleInvoiceCreationFailed(quint64 requestId, const sd::Failure &failure);
     void handleInvoiceSettled(const sd::InvoiceRecord &invoice);
     void handleRefundQueued(const sd::RefundItem &item);
     void handleAlert(const QString &message);

@@ -70,7 +70,7 @@ public:
                                                    const QString &who);
 
 private:
-    void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, error.message); }
+    void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, Failure::wallet(error)); }
     // The calls behind poll() and listIncoming(); `done` gets the snapshot or fails the request itself.
     void fetchSnapshot(quint64 requestId, quint64 fromHeight, bool boundFirstPoll, std::function<void(const WalletSnapshot &)> done);
     // The tip's time and the node's sync state, added to a snapshot for a poll.

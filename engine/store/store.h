@@ -7,6 +7,7 @@
 #include "invoice.h"
 #include "invoicelist.h"
 #include "refundpolicy.h"
+#include "storeerror.h"
 
 #include <QDateTime>
 #include <QList>
@@ -27,22 +28,6 @@ class ApiStore;      // apistore.h: the merchant API's tables
 // How long an address stays watched after its invoice closed or settled: late money must still be seen
 // (it goes to the refund queue).
 inline constexpr std::chrono::days WatchAfterClose{7};
-
-struct StoreError
-{
-    enum Kind {
-        Unreachable,  // cannot connect / connection lost (CLI exit code 3)
-        SchemaTooNew, // the database was written by a newer Settledesk
-        NotFound,     // no such invoice / refund item (CLI exit code 2)
-        Invalid,      // refused input (bad amount, unknown asset, illegal refund transition...)
-        Conflict,     // e.g. a refund item already being refunded
-        Internal,     // anything else the database said
-    };
-    Kind kind = Internal;
-    QString message;
-};
-template<typename T>
-using StoreResult = std::expected<T, StoreError>;
 
 QDateTime toQDateTime(TimePoint t);  // UTC
 TimePoint fromQDateTime(const QDateTime &dt);
