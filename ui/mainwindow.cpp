@@ -19,10 +19,7 @@
 #include "apikeysdialog.h"
 #include "refundtablemodel.h"
 
-#if defined(SETTLEDESK_HAVE_REPORTS) && defined(SETTLEDESK_HAVE_ENGINE)
 #include "reportexportdialog.h"
-#define SETTLEDESK_REPORT_EXPORT 1
-#endif
 
 #include <QAction>
 #include <QApplication>
@@ -245,7 +242,6 @@ void MainWindow::buildActions()
     copyAddress->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     connect(copyAddress, &QAction::triggered, m_invoicesPage->detail(), &InvoiceDetailWidget::copyAddress);
 
-#ifdef SETTLEDESK_REPORT_EXPORT
     auto *exportReport = new QAction(tr("&Export settlement report…"), this);
     exportReport->setObjectName(QStringLiteral("actionExportReport"));
     exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
@@ -258,7 +254,6 @@ void MainWindow::buildActions()
                 [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 10000); });
         dialog->open();
     });
-#endif
 
     auto *quit = new QAction(tr("&Quit"), this);
     quit->setShortcut(QKeySequence::Quit);
@@ -269,9 +264,7 @@ void MainWindow::buildActions()
     file->addAction(newInvoice);
     file->addAction(settings);
     file->addAction(assistant);
-#ifdef SETTLEDESK_REPORT_EXPORT
     file->addAction(exportReport);
-#endif
     file->addSeparator();
     file->addAction(quit);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
