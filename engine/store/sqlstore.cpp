@@ -676,7 +676,8 @@ StoreResult<QList<InvoiceEventRecord>> SqlStore::invoiceEvents(qint64 invoiceId)
     return out;
 }
 
-StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex)
+StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex,
+                                              TimePoint now)
 {
     if (address.isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty address")});
@@ -698,7 +699,7 @@ StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address,
             QStringLiteral("UPDATE invoices SET address = :address, address_index = :idx, updated_at = :now WHERE id = :id"),
             {{QStringLiteral(":address"), address},
              {QStringLiteral(":idx"), addressIndex ? QVariant(qint64(*addressIndex)) : QVariant(QMetaType::fromType<qlonglong>())},
-             {QStringLiteral(":now"), QDateTime::currentMSecsSinceEpoch()},
+             {QStringLiteral(":now"), toMs(now)},
              {QStringLiteral(":id"), id}});
         if (!updated)
             return std::unexpected(updated.error());
@@ -1026,7 +1027,7 @@ StoreResult<std::optional<qint64>> SqlStore::invoiceWithAddress(const QString &a
     return std::optional<qint64>((*row)->value(0).toLongLong());
 }
 
-StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
+StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor, TimePoint now)
 {
     if (cursor.backend.isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
@@ -1041,7 +1042,7 @@ StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
             {{QStringLiteral(":b"), cursor.backend},
              {QStringLiteral(":h"), qint64(cursor.height)},
              {QStringLiteral(":hash"), text(cursor.blockHash)},
-             {QStringLiteral(":at"), QDateTime::currentMSecsSinceEpoch()}});
+             {QStringLiteral(":at"), toMs(now)}});
         if (!done)
             return std::unexpected(done.error());
         return {};

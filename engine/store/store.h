@@ -395,9 +395,10 @@ public:
     virtual StoreResult<QList<InvoiceRecord>> invoices(const InvoiceFilter &filter) = 0; // newest first
     virtual StoreResult<int> countInvoices(const InvoiceFilter &filter) = 0;
     virtual StoreResult<QList<InvoiceEventRecord>> invoiceEvents(qint64 invoiceId) = 0;
-    // Sets the address once the wallet allocated it (invoices are created first so the label can be the id).
-    virtual StoreResult<void> setInvoiceAddress(qint64 id, const QString &address,
-                                                std::optional<quint64> addressIndex) = 0;
+    // Sets the address once the wallet allocated it (invoices are created first so the label can be the id);
+    // the invoice is updated at `now`.
+    virtual StoreResult<void> setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex,
+                                                TimePoint now) = 0;
 
     // ---- recording (each call one transaction, serialized per invoice, idempotent, retried on conflicts) ----
     // Matches the observation's address to an invoice of its asset; no invoice: an `unmatched` refund item.
@@ -456,7 +457,7 @@ public:
 
     // ---- wallet cursors ----
     virtual StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) = 0;
-    virtual StoreResult<void> setCursor(const WalletCursor &cursor) = 0;
+    virtual StoreResult<void> setCursor(const WalletCursor &cursor, TimePoint now) = 0; // written at `now`
     // Records a completed poll in one transaction: the cursor moves up only (chainwatch.h nextCursor), the
     // horizon forward only (nextHorizon), and the coverage of the backend is extended or a new interval
     // begun (continuesCoverage). Answers the cursor row as written.

@@ -163,7 +163,7 @@ void TstStoreChainWatch::horizonWrittenByAnotherEngineCounts()
     QCOMPARE(swept->size(), 1);
     QCOMPARE(load(id).invoice.state, InvoiceState::Expired);
     // A plain setCursor (tools, older callers) leaves the horizon alone.
-    SD_TRY(set, m_store->setCursor(WalletCursor{XmrWallet, 120, QStringLiteral("h")}));
+    SD_TRY(set, m_store->setCursor(WalletCursor{XmrWallet, 120, QStringLiteral("h")}, T0));
     SD_TRY(after, m_store->cursor(XmrWallet));
     QCOMPARE((*after)->height, quint64(120));
     QCOMPARE((*after)->horizon, std::optional<TimePoint>(Hard + 5s));

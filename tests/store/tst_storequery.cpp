@@ -393,7 +393,7 @@ void TstStoreQuery::changesAcrossConnections()
     SD_TRY(fromOther, (*other)->invoiceChanges(afterPay->cursor));
     QVERIFY(holds(*fromOther, {*a, *b, *mine}));
     // A wallet cursor changes no invoice.
-    SD_TRY(walletCursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 7, QStringLiteral("h")}));
+    SD_TRY(walletCursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 7, QStringLiteral("h")}, T0));
     SD_TRY(still, m_store->invoiceChanges(afterExpiry->cursor));
     QVERIFY(holds(*still, {}));
 }

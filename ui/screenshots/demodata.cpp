@@ -71,7 +71,7 @@ std::optional<qint64> DemoData::make(const QString &asset, const QString &fiat, 
     if (!id)
         return check(id.error()), std::nullopt;
     // The wallet's address for it, labelled with the invoice's number as the engine does.
-    if (auto set = m_store.setInvoiceAddress(*id, addressFor(asset, *id), quint64(*id)); !set)
+    if (auto set = m_store.setInvoiceAddress(*id, addressFor(asset, *id), quint64(*id), created); !set)
         return check(set.error()), std::nullopt;
     return *id;
 }
