@@ -567,10 +567,12 @@ std::expected<std::string, QString> jsonToPlainDecimal(const JsonValue &value)
         if (!ok || exponent > 64 || exponent < -64)
             return std::unexpected(QStringLiteral("the exponent of %1 is out of range").arg(value.describe()));
     }
-    const qsizetype dot = mantissa.indexOf('.');
-    std::string digits = (dot < 0 ? mantissa : mantissa.left(dot) + mantissa.mid(dot + 1)).toStdString();
+    const auto parts = splitDecimal(std::string_view(mantissa.constData(), std::size_t(mantissa.size())));
+    if (!parts)
+        return std::unexpected(QStringLiteral("expected a decimal number, got %1").arg(value.describe()));
+    std::string digits = std::string(parts->whole) + std::string(parts->fraction);
     // value = digits / 10^scale
-    long scale = (dot < 0 ? 0 : long(mantissa.size() - dot - 1)) - exponent;
+    long scale = long(parts->fraction.size()) - exponent;
     if (scale < 0) {
         digits.append(size_t(-scale), '0');
         scale = 0;
