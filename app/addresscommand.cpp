@@ -153,7 +153,7 @@ int runAddressCommand(const QStringList &arguments)
     QString fileName = words.value(2);
     if (action == QLatin1String("import") && fileName.isEmpty()) {
         const AssetConfig *a = cfg->asset(asset);
-        fileName = a ? a->extra2 : QString();
+        fileName = a ? a->addressPoolFile : QString();
         if (fileName.isEmpty())
             return fail(ExitUsage, QStringLiteral("give a FILE, or set address_pool_file in [%1]").arg(asset.toLower()));
     }

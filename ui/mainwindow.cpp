@@ -334,7 +334,7 @@ QString MainWindow::tokenContract(const QString &asset) const
 {
     for (const AssetConfig &a : m_config.assets)
         if (a.asset.compare(asset, Qt::CaseInsensitive) == 0)
-            return a.extra1;
+            return a.tokenContract;
     return QString();
 }
 
@@ -465,7 +465,7 @@ CustomerDisplay *MainWindow::showToCustomer(qint64 invoiceId)
         connect(this, &QObject::destroyed, m_display, &QWidget::close);
     }
     const AssetConfig *asset = m_config.asset(m_invoices->row(row).asset);
-    m_display->follow(m_invoices->row(row), asset ? asset->extra1 : QString());
+    m_display->follow(m_invoices->row(row), asset ? asset->tokenContract : QString());
     m_display->present(m_config.display.screen, this);
     return m_display;
 }

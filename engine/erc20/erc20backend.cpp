@@ -36,7 +36,7 @@ struct Erc20Backend::PollRun
 
 Erc20Backend::Erc20Backend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                            QObject *parent)
-    : WalletBackend(parent), m_config(config), m_token(config.extra1.trimmed().toLower())
+    : WalletBackend(parent), m_config(config), m_token(config.tokenContract.trimmed().toLower())
 {
     JsonRpcClient::Options options;
     options.url = QUrl(config.walletRpcUrl);
@@ -100,7 +100,7 @@ void Erc20Backend::start(quint64 requestId, quint64 fromHeight, bool wholeChain)
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-f]{40}$"));
     if (!contract.match(m_token).hasMatch())
         return fail(requestId, QStringLiteral("[%1] token_contract \"%2\" is not a contract address (0x and 40 hex digits)")
-                                   .arg(m_config.asset.toLower(), m_config.extra1));
+                                   .arg(m_config.asset.toLower(), m_config.tokenContract));
     if (!m_pool.addresses)
         return fail(requestId, QStringLiteral("no address pool is connected for %1").arg(m_config.asset));
     auto pool = m_pool.addresses();

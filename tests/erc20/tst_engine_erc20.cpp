@@ -96,7 +96,7 @@ void TestEngineErc20::init()
     usdt.asset = QStringLiteral("USDT");
     usdt.enabled = true;
     usdt.walletRpcUrl = m_node->url();
-    usdt.extra1 = m_token;
+    usdt.tokenContract = m_token;
     usdt.minConfirmations = 12;
     usdt.reorgDepth = 10;
     usdt.pollIntervalMs = 200;
@@ -358,7 +358,7 @@ void TestEngineErc20::listIncomingReadsTheWholeChain()
     AssetConfig usdt;
     usdt.asset = QStringLiteral("USDT");
     usdt.walletRpcUrl = m_node->url();
-    usdt.extra1 = m_token;
+    usdt.tokenContract = m_token;
     Erc20Backend backend(usdt, QString(), &nam);
     backend.setAddressPool(AddressPoolAccess{[]() -> std::expected<QString, QString> { return std::unexpected(QStringLiteral("unused")); },
                                              []() -> std::expected<QStringList, QString> { return Pool; }});
