@@ -1,4 +1,5 @@
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include "asset.h"
 #include "decimal.h"
@@ -27,7 +28,6 @@ const QString RefundColumns = QStringLiteral(
     "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
     " fee, built_tx, note, group_id, key_images, unwatched_from, unwatched_to");
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // How coarse a pool asset's block times are (chainwatch.h minedBeforeCreation).
 std::chrono::seconds poolBlockInterval(const QString &asset)
@@ -56,7 +56,7 @@ QString filterWhere(const InvoiceFilter &f, Dialect dialect, Binds &binds)
     QStringList where;
     if (f.state) {
         where << QStringLiteral("state = :f_state");
-        binds.append({QStringLiteral(":f_state"), qs(name(*f.state))});
+        binds.append({QStringLiteral(":f_state"), toQString(name(*f.state))});
     }
     if (!f.asset.isEmpty()) {
         where << QStringLiteral("asset = :f_asset");
@@ -593,7 +593,7 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
              {QStringLiteral(":created_at"), toMs(t.createdAt)},
              {QStringLiteral(":quote"), toMs(t.quoteExpiresAt)},
              {QStringLiteral(":grace"), toMs(t.graceExpiresAt)},
-             {QStringLiteral(":state"), qs(name(InvoiceState::AwaitingPayment))},
+             {QStringLiteral(":state"), toQString(name(InvoiceState::AwaitingPayment))},
              {QStringLiteral(":updated_at"), toMs(now)},
              {QStringLiteral(":fiat_micros"), qint64(std::min<quint64>(fiatMicros, INT64_MAX))}});
         if (!row)
@@ -776,7 +776,7 @@ StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> sta
     // Oldest first: it is a queue.
     if (status)
         return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
-                            {{QStringLiteral(":status"), qs(name(*status))}});
+                            {{QStringLiteral(":status"), toQString(name(*status))}});
     return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
 }
 

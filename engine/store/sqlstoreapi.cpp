@@ -3,6 +3,7 @@
 // the API's own changes (a new checkout, a manual mark, an unchosen checkout's expiry) here, each in the
 // change's transaction.
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,7 +16,6 @@ namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QVariant nullLong() { return QVariant(QMetaType::fromType<qlonglong>()); }
 QDateTime timeOf(const QVariant &v) { return v.isNull() ? QDateTime() : toQDateTime(fromMs(v.toLongLong())); }
 
@@ -28,7 +28,7 @@ constexpr std::array<std::pair<DeliveryStatus, std::string_view>, 3> DeliverySta
 DeliveryStatus parseDeliveryStatus(const QString &text)
 {
     for (const auto &[s, n] : DeliveryStatusNames)
-        if (text == qs(n))
+        if (text == toQString(n))
             return s;
     return DeliveryStatus::Pending;
 }
@@ -412,21 +412,21 @@ StoreResult<void> SqlStore::markCheckout(const QString &id, CheckoutMark expecte
 {
     return m_session.write([&]() -> StoreResult<void> {
         auto done = m_session.execute(QStringLiteral("UPDATE api_checkouts SET mark = :to, updated_at = :now WHERE id = :id AND mark = :from"),
-                                      {{QStringLiteral(":to"), qs(name(to))},
+                                      {{QStringLiteral(":to"), toQString(name(to))},
                                        {QStringLiteral(":now"), toMs(now)},
                                        {QStringLiteral(":id"), id},
-                                       {QStringLiteral(":from"), qs(name(expected))}});
+                                       {QStringLiteral(":from"), toQString(name(expected))}});
         if (!done)
             return std::unexpected(done.error());
         if (*done != 1)
             return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1 changed meanwhile: read it again").arg(id)));
         if (auto a = audit(now, actor, QStringLiteral("api_invoice.mark"), QStringLiteral("checkout:%1").arg(id),
-                           QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(expected))), QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(to))));
+                           QStringLiteral("{\"mark\":\"%1\"}").arg(toQString(name(expected))), QStringLiteral("{\"mark\":\"%1\"}").arg(toQString(name(to))));
             !a)
             return std::unexpected(a.error());
         auto ev = m_session.execute(QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, amount, flags, at)"
                                                    " SELECT id, invoice_id, :type, :amount, :flags, :at FROM api_checkouts WHERE id = :id"),
-                                    {{QStringLiteral(":type"), qs(name(event.type))},
+                                    {{QStringLiteral(":type"), toQString(name(event.type))},
                                      {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), 0)},
                                      {QStringLiteral(":flags"), qint64((event.overPaid ? 2 : 0) | (event.manuallyMarked ? 8 : 0))},
                                      {QStringLiteral(":at"), toMs(now)},
@@ -750,7 +750,7 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
                 QStringLiteral("UPDATE api_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :next,"
                                " last_attempt_at = :at, last_http_status = :http, last_error = :error, last_duration_ms = :ms,"
                                " delivered_at = :delivered WHERE seq = :seq AND status = 'pending'"),
-                {{QStringLiteral(":status"), qs(name(r.status))},
+                {{QStringLiteral(":status"), toQString(name(r.status))},
                  {QStringLiteral(":next"), r.nextAttempt ? QVariant(toMs(*r.nextAttempt)) : nullLong()},
                  {QStringLiteral(":at"), toMs(at)},
                  {QStringLiteral(":http"), a.httpStatus},

@@ -4,12 +4,12 @@
 // this file only writes them. An invoice with no checkout above it (created in the dashboard or the CLI)
 // gets no rows: the INSERT ... SELECT finds no checkout.
 #include "sqlstore.h"
+#include "qtext.h"
 
 namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 qint64 flagsOf(const CheckoutEvent &e)
 {
@@ -26,7 +26,7 @@ StoreResult<void> SqlStore::writeOutbox(qint64 invoiceId, const std::vector<Chec
                            " SELECT id, :invoice, :type, :txid, :output, :amount, :flags, :at FROM api_checkouts"
                            " WHERE invoice_id = :invoice2"),
             {{QStringLiteral(":invoice"), invoiceId},
-             {QStringLiteral(":type"), qs(name(e.type))},
+             {QStringLiteral(":type"), toQString(name(e.type))},
              {QStringLiteral(":txid"), e.deposit ? QString::fromStdString(e.deposit->txid) : QStringLiteral("")},
              {QStringLiteral(":output"), e.deposit ? QString::fromStdString(e.deposit->output) : QStringLiteral("")},
              {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), e.amount)},
@@ -52,7 +52,7 @@ std::optional<SqlStore::OutboxCte> SqlStore::outboxCte(qint64 invoiceId, const s
         rows << QStringLiteral("(CAST(%1t AS TEXT), CAST(%1x AS TEXT), CAST(%1o AS TEXT), CAST(%1a AS NUMERIC),"
                                " CAST(%1f AS INTEGER))")
                     .arg(p);
-        cte.binds << std::pair{p + u't', QVariant(qs(name(e.type)))}
+        cte.binds << std::pair{p + u't', QVariant(toQString(name(e.type)))}
                   << std::pair{p + u'x', QVariant(e.deposit ? QString::fromStdString(e.deposit->txid) : QStringLiteral(""))}
                   << std::pair{p + u'o', QVariant(e.deposit ? QString::fromStdString(e.deposit->output) : QStringLiteral(""))}
                   << std::pair{p + u'a', encodeAtomic(Dialect::Postgres, e.amount)}
