@@ -1,5 +1,5 @@
-// The real engine against a real Monero regtest node and monero-wallet-rpc (digest login): the scenarios
-// of the seed, on a real chain. Windows are a few seconds long; deposit times come from the wallet.
+// The real engine against a real Monero regtest node and monero-wallet-rpc (digest login): the payment
+// scenarios the README states (late, in pieces, a few units short, twice in one block), on a real chain. Windows are a few seconds long; deposit times come from the wallet.
 #include "engine.h"
 #include "monerobackend.h"
 #include "regtest.h"
@@ -169,7 +169,7 @@ void TestEngineMonero::fullPaymentSettles()
 void TestEngineMonero::partialThenRestInsideGraceSettles()
 {
     const InvoiceRecord inv = create(QStringLiteral("0.05"), 3s, 60s);
-    SD_TRY(auto first, m_rt->transfer(inv.address, 45'000'000'000ULL)); // the seed: 0.045 of 0.050
+    SD_TRY(auto first, m_rt->transfer(inv.address, 45'000'000'000ULL)); // the first part: 0.045 of 0.050
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::PartiallyPaid, Wait);
     // The quote lapses; the rest arrives inside the grace window.
     QTRY_VERIFY_WITH_TIMEOUT(SystemClock::instance()->now() > inv.invoice.terms.quoteExpiresAt + 1s, Wait);
