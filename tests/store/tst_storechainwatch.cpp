@@ -68,25 +68,9 @@ private:
 
 void TstStoreChainWatch::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreChainWatch::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("chainwatch"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreChainWatch::init() { openFreshStore(m_db, m_store, QStringLiteral("chainwatch")); }
 
-void TstStoreChainWatch::cleanup()
-{
-    if (m_store && !QTest::currentTestFailed()) {
-        auto problems = m_store->verify();
-        QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
-        QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
-    }
-    m_store.reset();
-    m_db.reset();
-}
+void TstStoreChainWatch::cleanup() { verifyAndClose(m_db, m_store); }
 
 qint64 TstStoreChainWatch::create(const QString &ref, const QString &address, Atomic required,
                                   std::uint32_t minConfirmations, TimePoint created, const QString &asset)

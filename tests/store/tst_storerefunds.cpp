@@ -56,25 +56,9 @@ private:
 
 void TstStoreRefunds::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreRefunds::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("refunds"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreRefunds::init() { openFreshStore(m_db, m_store, QStringLiteral("refunds")); }
 
-void TstStoreRefunds::cleanup()
-{
-    if (m_store && !QTest::currentTestFailed()) {
-        auto problems = m_store->verify();
-        QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
-        QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
-    }
-    m_store.reset();
-    m_db.reset();
-}
+void TstStoreRefunds::cleanup() { verifyAndClose(m_db, m_store); }
 
 // A pending `late` item: money for an invoice that expired before it arrived.
 qint64 TstStoreRefunds::lateItem(const QString &tag)
