@@ -112,6 +112,17 @@ DeliveryRecord deliveryFromRow(const QSqlRecord &r)
     return d;
 }
 
+// The deliveries of a SELECT of DeliveryColumns, in its order.
+StoreResult<QList<DeliveryRecord>> deliveriesOf(const StoreResult<QList<QSqlRecord>> &rows)
+{
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<DeliveryRecord> out;
+    for (const QSqlRecord &r : *rows)
+        out << deliveryFromRow(r);
+    return out;
+}
+
 ApiKeyRecord keyFromRow(const QSqlRecord &r)
 {
     ApiKeyRecord k;
@@ -706,17 +717,11 @@ StoreResult<QList<DeliveryRecord>> SqlStore::dueDeliveries(TimePoint now, int li
     QStringList cols;
     for (const QString &c : DeliveryColumns.split(QStringLiteral(", ")))
         cols << QStringLiteral("d.") + c.trimmed();
-    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
-                                                " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
-                                                " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
-                                     .arg(cols.join(QStringLiteral(", "))),
-                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << deliveryFromRow(r);
-    return out;
+    return deliveriesOf(m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
+                                                        " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
+                                                        " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
+                                             .arg(cols.join(QStringLiteral(", "))),
+                                         {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}}));
 }
 
 StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
@@ -777,16 +782,11 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
 
 StoreResult<QList<DeliveryRecord>> SqlStore::deliveries(const QString &webhookId, int count)
 {
-    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
-                                     .arg(DeliveryColumns),
-                                 {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
-                                  {QStringLiteral(":n"), count}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << deliveryFromRow(r);
-    return out;
+    return deliveriesOf(
+        m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
+                             .arg(DeliveryColumns),
+                         {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
+                          {QStringLiteral(":n"), count}}));
 }
 
 StoreResult<DeliveryRecord> SqlStore::delivery(const QString &webhookId, const QString &deliveryId)
