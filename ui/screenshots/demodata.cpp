@@ -1,3 +1,4 @@
+#include "base58.h"
 #include "demodata.h"
 
 #include "asset.h"
@@ -33,10 +34,9 @@ QString addressFor(const QString &asset, qint64 id)
     const QByteArray h = QCryptographicHash::hash(QByteArray::number(id) + asset.toLatin1(), QCryptographicHash::Sha256);
     if (asset == QLatin1String("XMR")) {
         // Base58-looking, 95 characters, as a Monero subaddress.
-        static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
         QString s = QStringLiteral("8");
         for (int i = 0; s.size() < 95; ++i)
-            s += QLatin1Char(alphabet[quint8(h.at(i % h.size()) + i * 7) % 58]);
+            s += QLatin1Char(Base58Alphabet[quint8(h.at(i % h.size()) + i * 7) % 58]);
         return s;
     }
     if (asset == QLatin1String("BTC"))
