@@ -7,10 +7,14 @@
 #include "apikeysdialog.h"
 #include "apistore.h"
 #include "chartdata.h"
+#include "clock.h"
 #include "config.h"
-#include "engine.h"
+#include "connectioncheck.h"
+#include "createinvoicerequest.h"
+#include "rateprovider.h"
 #include "settingsdialog.h"
 #include "store.h"
+#include "walletbackend.h"
 
 #include <QHash>
 #include <QMainWindow>

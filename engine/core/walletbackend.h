@@ -3,10 +3,12 @@
 // asynchronously through its signals; it never touches the store.
 #pragma once
 
+#include "chainwatch.h"
 #include "failure.h"
-#include "store.h"
+#include "observation.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
