@@ -11,6 +11,7 @@
 #include <QSqlRecord>
 
 #include <array>
+#include <type_traits>
 
 namespace sd {
 
@@ -112,14 +113,17 @@ DeliveryRecord deliveryFromRow(const QSqlRecord &r)
     return d;
 }
 
-// The deliveries of a SELECT of DeliveryColumns, in its order.
-StoreResult<QList<DeliveryRecord>> deliveriesOf(const StoreResult<QList<QSqlRecord>> &rows)
+// The rows of a SELECT mapped one by one with `fromRow`, in their order; or the SELECT's error.
+template<typename FromRow>
+auto mapRows(const StoreResult<QList<QSqlRecord>> &rows, FromRow fromRow)
+    -> StoreResult<QList<std::invoke_result_t<FromRow, const QSqlRecord &>>>
 {
     if (!rows)
         return std::unexpected(rows.error());
-    QList<DeliveryRecord> out;
+    QList<std::invoke_result_t<FromRow, const QSqlRecord &>> out;
+    out.reserve(rows->size());
     for (const QSqlRecord &r : *rows)
-        out << deliveryFromRow(r);
+        out << fromRow(r);
     return out;
 }
 
@@ -240,12 +244,7 @@ StoreResult<std::optional<ApiKeyRecord>> SqlStore::apiKeyByHash(const QByteArray
 StoreResult<QList<ApiKeyRecord>> SqlStore::apiKeys()
 {
     auto rows = m_session.select(QStringLiteral("SELECT id, prefix, label, permissions, created_at, revoked_at FROM api_keys ORDER BY id"));
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<ApiKeyRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << keyFromRow(r);
-    return out;
+    return mapRows(rows, keyFromRow);
 }
 
 StoreResult<std::optional<ApiKeyRecord>> SqlStore::findKey(const QString &which)
@@ -410,12 +409,7 @@ StoreResult<QList<CheckoutRecord>> SqlStore::checkouts(const QString &storeId, c
                                                 " WHERE %2 ORDER BY c.created_at DESC, c.id DESC LIMIT :take OFFSET :skip")
                                      .arg(prefixed.join(QStringLiteral(", ")), where.join(QStringLiteral(" AND "))),
                                  binds);
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<CheckoutRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << checkoutFromRow(r);
-    return out;
+    return mapRows(rows, checkoutFromRow);
 }
 
 StoreResult<void> SqlStore::markCheckout(const QString &id, CheckoutMark expected, CheckoutMark to, const CheckoutEvent &event,
@@ -515,12 +509,7 @@ StoreResult<QList<WebhookRecord>> SqlStore::webhooks(const QString &storeId)
     auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_webhooks WHERE store_id = :s OR :all = 1 ORDER BY created_at, id")
                                      .arg(WebhookColumns),
                                  {{QStringLiteral(":s"), storeId}, {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<WebhookRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << webhookFromRow(r);
-    return out;
+    return mapRows(rows, webhookFromRow);
 }
 
 StoreResult<WebhookRecord> SqlStore::webhook(const QString &storeId, const QString &id)
@@ -717,11 +706,12 @@ StoreResult<QList<DeliveryRecord>> SqlStore::dueDeliveries(TimePoint now, int li
     QStringList cols;
     for (const QString &c : DeliveryColumns.split(QStringLiteral(", ")))
         cols << QStringLiteral("d.") + c.trimmed();
-    return deliveriesOf(m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
-                                                        " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
-                                                        " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
-                                             .arg(cols.join(QStringLiteral(", "))),
-                                         {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}}));
+    return mapRows(m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
+                                                   " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
+                                                   " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
+                                        .arg(cols.join(QStringLiteral(", "))),
+                                    {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}}),
+                   deliveryFromRow);
 }
 
 StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
@@ -782,11 +772,12 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
 
 StoreResult<QList<DeliveryRecord>> SqlStore::deliveries(const QString &webhookId, int count)
 {
-    return deliveriesOf(
+    return mapRows(
         m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
                              .arg(DeliveryColumns),
                          {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
-                          {QStringLiteral(":n"), count}}));
+                          {QStringLiteral(":n"), count}}),
+        deliveryFromRow);
 }
 
 StoreResult<DeliveryRecord> SqlStore::delivery(const QString &webhookId, const QString &deliveryId)
@@ -805,12 +796,9 @@ StoreResult<QList<DeliveryAttempt>> SqlStore::deliveryAttempts(qint64 seq)
     auto rows = m_session.select(QStringLiteral("SELECT at, http_status, error, duration_ms FROM api_delivery_attempts"
                                                 " WHERE delivery_seq = :s ORDER BY id"),
                                  {{QStringLiteral(":s"), seq}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryAttempt> out;
-    for (const QSqlRecord &r : *rows)
-        out << DeliveryAttempt{timeOf(r.value(0)), int(r.value(1).toLongLong()), r.value(2).toString(), int(r.value(3).toLongLong())};
-    return out;
+    return mapRows(rows, [](const QSqlRecord &r) {
+        return DeliveryAttempt{timeOf(r.value(0)), int(r.value(1).toLongLong()), r.value(2).toString(), int(r.value(3).toLongLong())};
+    });
 }
 
 } // namespace sd
