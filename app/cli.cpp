@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <expected>
 #include <map>
 #include <cstdio>
 #include <memory>
@@ -263,9 +264,9 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
     ::sigaction(SIGTERM, &sa, nullptr);
     ::sigaction(SIGINT, &sa, nullptr);
 
-    QString startError;
-    if (!host.start(&startError))
-        return fail(ExitUnreachable, startError);
+    QString error;
+    if (!host.start(&error))
+        return fail(ExitUnreachable, error);
     // The merchant API, when [api] listen is set: its own thread and store connection beside the engine.
     std::unique_ptr<api::ApiHost> apiHost;
     if (ctx.loaded.api.enabled()) {
@@ -287,6 +288,39 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
 }
 
 // ---- settledesk invoice ... ----
+
+// Creates the invoice through an engine that does not poll (the wallet allocates the address), waiting at
+// most `timeoutMs` for the wallet's answer.
+std::expected<InvoiceRecord, Failure> createWithEngine(const Config &config, const CreateInvoiceRequest &request, int timeoutMs)
+{
+    EngineHost host(config);
+    host.setPolling(false);
+    QString startError;
+    if (!host.start(&startError))
+        return std::unexpected(Failure::database(StoreError::Unreachable, startError));
+
+    QEventLoop loop;
+    std::optional<InvoiceRecord> created;
+    Failure error;
+    QObject::connect(host.engine(), &Engine::invoiceCreated, &loop, [&](quint64, const InvoiceRecord &r) {
+        created = r;
+        loop.quit();
+    });
+    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const Failure &e) {
+        error = e;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, [&] {
+        error = Failure::wallet(RpcError::Timeout, QStringLiteral("the %1 wallet did not answer in time").arg(request.asset));
+        loop.quit();
+    });
+    QMetaObject::invokeMethod(host.engine(), "createInvoice", Qt::QueuedConnection, Q_ARG(sd::CreateInvoiceRequest, request));
+    loop.exec();
+    host.stop();
+    if (!created)
+        return std::unexpected(error);
+    return *created;
+}
 
 int runInvoiceCreate(const QStringList &arguments)
 {
@@ -338,32 +372,9 @@ int runInvoiceCreate(const QStringList &arguments)
     if (auto prepared = prepareInvoice(request, *cfg, ctx.loaded.fiatCurrency, SystemClock::instance()->now()); !prepared)
         return fail(ExitUsage, prepared.error());
 
-    EngineHost host(ctx.loaded);
-    host.setPolling(false);
-    QString error;
-    if (!host.start(&error))
-        return fail(ExitUnreachable, error);
-
-    QEventLoop loop;
-    std::optional<InvoiceRecord> created;
-    Failure error;
-    QObject::connect(host.engine(), &Engine::invoiceCreated, &loop, [&](quint64, const InvoiceRecord &r) {
-        created = r;
-        loop.quit();
-    });
-    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const Failure &e) {
-        error = e;
-        loop.quit();
-    });
-    QTimer::singleShot(cfg->requestTimeoutMs * 2 + 5000, &loop, [&] {
-        error = Failure::wallet(RpcError::Timeout, QStringLiteral("the %1 wallet did not answer in time").arg(request.asset));
-        loop.quit();
-    });
-    QMetaObject::invokeMethod(host.engine(), "createInvoice", Qt::QueuedConnection, Q_ARG(sd::CreateInvoiceRequest, request));
-    loop.exec();
-    host.stop();
+    auto created = createWithEngine(ctx.loaded, request, cfg->requestTimeoutMs * 2 + 5000);
     if (!created)
-        return fail(error);
+        return fail(created.error());
     if (ctx.wantsJson())
         printJson(invoiceToJson(*created));
     else
