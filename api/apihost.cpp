@@ -44,7 +44,10 @@ void ApiHost::begin(Engine *engine)
     connect(m_server, &ApiServer::createInvoiceRequested, engine, &Engine::createInvoice, Qt::QueuedConnection);
     connect(m_server, &ApiServer::rateRequested, engine, &Engine::fetchRate, Qt::QueuedConnection);
     connect(engine, &Engine::invoiceCreated, m_server, &ApiServer::onInvoiceCreated, Qt::QueuedConnection);
-    connect(engine, &Engine::invoiceCreationFailed, m_server, &ApiServer::onInvoiceCreationFailed, Qt::QueuedConnection);
+    connect(
+        engine, &Engine::invoiceCreationFailed, m_server,
+        [server = m_server](quint64 id, const Failure &failure) { server->onInvoiceCreationFailed(id, failure.message); },
+        Qt::QueuedConnection);
     connect(engine, &Engine::rateFetched, m_server, &ApiServer::onRateFetched, Qt::QueuedConnection);
     connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
     connect(engine, &Engine::invoicesChanged, m_server, &ApiServer::onInvoicesChanged, Qt::QueuedConnection);

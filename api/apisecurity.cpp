@@ -1,5 +1,7 @@
 #include "apisecurity.h"
 
+#include "base58.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -64,7 +66,6 @@ QString randomHex(int bytes) { return QString::fromLatin1(randomBytes(bytes).toH
 
 QString randomBase58(int bytes)
 {
-    static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
     QByteArray data = randomBytes(bytes);
     QByteArray out;
     // Repeated division of the big-endian number by 58.
@@ -78,7 +79,7 @@ QString randomBase58(int bytes)
             if (!quotient.isEmpty() || q)
                 quotient.append(char(q));
         }
-        out.prepend(alphabet[remainder]);
+        out.prepend(Base58Alphabet[std::size_t(remainder)]);
         data = quotient;
     }
     return QString::fromLatin1(out);

@@ -1,4 +1,5 @@
 #include "apiserver.h"
+#include "qtext.h"
 
 #include "apisecurity.h"
 #include "checkoutpage.h"
@@ -35,7 +36,6 @@ const QStringList FiatCodes = {
     QStringLiteral("SAR"), QStringLiteral("NGN"), QStringLiteral("KES"), QStringLiteral("UAH"), QStringLiteral("ISK"),
 };
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // A decimal from a JSON string or number (exactly: a number keeps its literal text).
 std::expected<Decimal, QString> decimalOf(const JsonValue &v)
@@ -58,7 +58,7 @@ std::expected<Decimal, QString> decimalOf(const JsonValue &v)
     auto d = Decimal::parse(text);
     if (!d)
         return std::unexpected(QStringLiteral("\"%1\" is not a plain decimal number (%2)")
-                                   .arg(QString::fromStdString(text), q(name(d.error()))));
+                                   .arg(QString::fromStdString(text), toQString(name(d.error()))));
     return *d;
 }
 
@@ -167,7 +167,7 @@ std::expected<CheckoutRecord, QList<FieldError>> parseInvoiceRequest(const QByte
                         const QString a = QString::fromStdString(*asset);
                         if (!limits.enabledAssets.contains(a))
                             errors << FieldError{path, QStringLiteral("payment method %1 is not enabled on this store")
-                                                           .arg(q(paymentMethodId(*asset)))};
+                                                           .arg(toQString(paymentMethodId(*asset)))};
                         else if (!methods.contains(a))
                             methods << a;
                     }
@@ -261,8 +261,8 @@ GreenfieldContext ApiServer::context() const
     ctx.publicUrl = m_publicUrl;
     ctx.now = m_clock->now();
     for (const AssetConfig &a : m_config.assets)
-        if (a.asset == QLatin1String("USDT") && !a.extra1.isEmpty())
-            ctx.tokenContracts.insert(a.asset, a.extra1);
+        if (a.asset == QLatin1String("USDT") && !a.tokenContract.isEmpty())
+            ctx.tokenContracts.insert(a.asset, a.tokenContract);
     return ctx;
 }
 
@@ -682,7 +682,7 @@ void ApiServer::choosePaymentMethod(const QString &checkoutId, const QString &as
         return done(std::unexpected(c.error().message));
     auto chosen = sd::choose(c->checkout, asset.toStdString(), m_clock->now());
     if (!chosen)
-        return done(std::unexpected(QStringLiteral("cannot choose %1: %2").arg(asset, q(name(chosen.error())))));
+        return done(std::unexpected(QStringLiteral("cannot choose %1: %2").arg(asset, toQString(name(chosen.error())))));
     Creation creation;
     creation.checkout = *c;
     creation.asset = asset.toUpper();
@@ -887,7 +887,7 @@ void ApiServer::markInvoice(const HttpRequest &r, const PathParams &p, Exchange 
         return respondJson(e, 400, validationProblem({{QStringLiteral("status"),
                                                        mark.error() == MarkError::BadStatus
                                                            ? QStringLiteral("must be \"Settled\" or \"Invalid\"")
-                                                           : QStringLiteral("the invoice cannot be marked %1 now").arg(q(name(*to)))}}));
+                                                           : QStringLiteral("the invoice cannot be marked %1 now").arg(toQString(name(*to)))}}));
     CheckoutEvent event;
     event.type = *mark == CheckoutMark::Settled ? CheckoutEventType::InvoiceSettled : CheckoutEventType::InvoiceInvalid;
     event.manuallyMarked = true;

@@ -1,6 +1,7 @@
 #include "checkoutpage.h"
 
 #include "asset.h"
+#include "base58.h"
 #include "greenfield.h"
 #include "qrmatrix.h"
 #include "store.h"
@@ -115,8 +116,8 @@ CheckoutPageContext CheckoutPage::context() const
     ctx.shopName = m_config.api.storeName;
     ctx.showOrderId = m_config.api.checkoutShowOrderId;
     for (const AssetConfig &a : m_config.assets)
-        if (a.asset == QLatin1String("USDT") && !a.extra1.isEmpty())
-            ctx.tokenContracts.insert(a.asset, a.extra1);
+        if (a.asset == QLatin1String("USDT") && !a.tokenContract.isEmpty())
+            ctx.tokenContracts.insert(a.asset, a.tokenContract);
     ctx.now = m_clock->now();
     return ctx;
 }
@@ -127,8 +128,7 @@ std::expected<CheckoutPage::Loaded, CheckoutPage::LoadError> CheckoutPage::load(
     if (!store)
         return std::unexpected(LoadError::Unavailable);
     // Public ids are base58 of 16 random bytes; anything else (a sequential number, a guess) is no checkout.
-    static const QString alphabet = QStringLiteral("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
-    if (id.isEmpty() || id.size() > 24 || std::any_of(id.begin(), id.end(), [](QChar c) { return !alphabet.contains(c); }))
+    if (id.isEmpty() || id.size() > 24 || std::any_of(id.begin(), id.end(), [](QChar c) { return base58Digit(c.unicode()) < 0; }))
         return std::unexpected(LoadError::NotFound);
     auto c = store->merchantApi()->checkout(id);
     if (!c)

@@ -25,11 +25,7 @@ const QStringList PoolAssets = {QStringLiteral("USDT")};
 using cli::fail;
 using cli::out;
 
-int storeFailure(const StoreError &e)
-{
-    return fail(e.kind == StoreError::Unreachable ? ExitUnreachable : e.kind == StoreError::Invalid ? ExitUsage : ExitRefused,
-                e.message);
-}
+int storeFailure(const StoreError &e) { return fail(e); }
 
 // One address a line; blank lines and lines starting with # are skipped. Every line is checked before
 // anything is written: one bad line refuses the whole file, so a typo never half-imports a list.
@@ -157,7 +153,7 @@ int runAddressCommand(const QStringList &arguments)
     QString fileName = words.value(2);
     if (action == QLatin1String("import") && fileName.isEmpty()) {
         const AssetConfig *a = cfg->asset(asset);
-        fileName = a ? a->extra2 : QString();
+        fileName = a ? a->addressPoolFile : QString();
         if (fileName.isEmpty())
             return fail(ExitUsage, QStringLiteral("give a FILE, or set address_pool_file in [%1]").arg(asset.toLower()));
     }

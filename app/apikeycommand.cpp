@@ -19,15 +19,7 @@ namespace {
 using cli::fail;
 using cli::out;
 
-int storeFailure(const StoreError &e)
-{
-    switch (e.kind) {
-    case StoreError::NotFound: return fail(ExitNotFound, e.message);
-    case StoreError::Conflict: return fail(ExitRefused, e.message);
-    case StoreError::Invalid: return fail(ExitUsage, e.message);
-    default: return fail(ExitUnreachable, e.message);
-    }
-}
+int storeFailure(const StoreError &e) { return fail(e); }
 
 QJsonObject keyJson(const ApiKeyRecord &k)
 {

@@ -16,7 +16,7 @@ BackendFactory makeBackendFactory()
         if (config.asset == QLatin1String("XMR"))
             return new MoneroBackend(config, password, nam, parent);
         if (config.asset == QLatin1String("BTC"))
-            return new BitcoinBackend(config, password, nam, {}, parent); // Bitcoin Core; cookie_file = extra2
+            return new BitcoinBackend(config, password, nam, {}, parent); // Bitcoin Core; AssetConfig::cookieFile
         if (config.asset == QLatin1String("USDT"))
             return new Erc20Backend(config, password, nam, parent);
         qWarning("settledesk: no wallet backend for %s yet; its invoices cannot be created or watched",

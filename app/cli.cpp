@@ -25,6 +25,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <expected>
 #include <map>
 #include <cstdio>
 #include <memory>
@@ -51,18 +52,7 @@ const QStringList ValueOptions = {QStringLiteral("config"), QStringLiteral("db")
 using cli::fail;
 using cli::out;
 
-int storeFailure(const StoreError &e)
-{
-    switch (e.kind) {
-    case StoreError::NotFound: return fail(ExitNotFound, e.message);
-    case StoreError::Unreachable:
-    case StoreError::SchemaTooNew: return fail(ExitUnreachable, e.message);
-    case StoreError::Invalid: return fail(ExitUsage, e.message);
-    case StoreError::Conflict: return fail(ExitRefused, e.message);
-    case StoreError::Internal: break;
-    }
-    return fail(ExitUnreachable, e.message);
-}
+int storeFailure(const StoreError &e) { return fail(e); }
 
 void printJson(const QJsonValue &v)
 {
@@ -287,6 +277,39 @@ int runEngine(Context &ctx, std::chrono::seconds summaryInterval)
 
 // ---- settledesk invoice ... ----
 
+// Creates the invoice through an engine that does not poll (the wallet allocates the address), waiting at
+// most `timeoutMs` for the wallet's answer.
+std::expected<InvoiceRecord, Failure> createWithEngine(const Config &config, const CreateInvoiceRequest &request, int timeoutMs)
+{
+    EngineHost host(config);
+    host.setPolling(false);
+    QString startError;
+    if (!host.start(&startError))
+        return std::unexpected(Failure::database(StoreError::Unreachable, startError));
+
+    QEventLoop loop;
+    std::optional<InvoiceRecord> created;
+    Failure error;
+    QObject::connect(host.engine(), &Engine::invoiceCreated, &loop, [&](quint64, const InvoiceRecord &r) {
+        created = r;
+        loop.quit();
+    });
+    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const Failure &e) {
+        error = e;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, [&] {
+        error = Failure::wallet(RpcError::Timeout, QStringLiteral("the %1 wallet did not answer in time").arg(request.asset));
+        loop.quit();
+    });
+    QMetaObject::invokeMethod(host.engine(), "createInvoice", Qt::QueuedConnection, Q_ARG(sd::CreateInvoiceRequest, request));
+    loop.exec();
+    host.stop();
+    if (!created)
+        return std::unexpected(error);
+    return *created;
+}
+
 int runInvoiceCreate(const QStringList &arguments)
 {
     Context ctx(QStringLiteral("Create an invoice: allocates a fresh address from the asset's wallet and prints the invoice."));
@@ -337,33 +360,9 @@ int runInvoiceCreate(const QStringList &arguments)
     if (auto prepared = prepareInvoice(request, *cfg, ctx.loaded.fiatCurrency, SystemClock::instance()->now()); !prepared)
         return fail(ExitUsage, prepared.error());
 
-    EngineHost host(ctx.loaded);
-    host.setPolling(false);
-    QString error;
-    if (!host.start(&error))
-        return fail(ExitUnreachable, error);
-
-    QEventLoop loop;
-    std::optional<InvoiceRecord> created;
-    QObject::connect(host.engine(), &Engine::invoiceCreated, &loop, [&](quint64, const InvoiceRecord &r) {
-        created = r;
-        loop.quit();
-    });
-    QObject::connect(host.engine(), &Engine::invoiceCreationFailed, &loop, [&](quint64, const QString &e) {
-        error = e;
-        loop.quit();
-    });
-    QTimer::singleShot(cfg->requestTimeoutMs * 2 + 5000, &loop, [&] {
-        error = QStringLiteral("the %1 wallet did not answer in time").arg(request.asset);
-        loop.quit();
-    });
-    QMetaObject::invokeMethod(host.engine(), "createInvoice", Qt::QueuedConnection, Q_ARG(sd::CreateInvoiceRequest, request));
-    loop.exec();
-    host.stop();
-    if (!created) {
-        const bool unreachable = error.contains(QLatin1String(" wallet")) || error.contains(QLatin1String("database"));
-        return fail(unreachable ? ExitUnreachable : ExitUsage, error);
-    }
+    auto created = createWithEngine(ctx.loaded, request, cfg->requestTimeoutMs * 2 + 5000);
+    if (!created)
+        return fail(created.error());
     if (ctx.wantsJson())
         printJson(invoiceToJson(*created));
     else
@@ -615,23 +614,5 @@ int runCli(const QStringList &given)
     }
     return fail(ExitUsage, QStringLiteral("unknown command \"%1\"").arg(command));
 }
-
-namespace cli {
-
-void out(const QString &text)
-{
-    std::fputs(text.toUtf8().constData(), stdout);
-    if (!text.endsWith(QLatin1Char('\n')))
-        std::fputc('\n', stdout);
-    std::fflush(stdout);
-}
-
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
-
-} // namespace cli
 
 } // namespace sd

@@ -1,4 +1,5 @@
 #include "jsonformat.h"
+#include "qtext.h"
 
 #include "asset.h"
 #include "reportrow.h"
@@ -10,7 +11,6 @@ namespace sd {
 
 namespace {
 QString atomicText(Atomic v) { return QString::number(v); }
-QString sv(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 int decimalsOf(const QString &asset)
 {
     const Asset *a = findAsset(asset.toStdString());
@@ -41,7 +41,7 @@ QJsonObject invoiceToJson(const InvoiceRecord &r)
             {QStringLiteral("amount"), atomicText(d.deposit.amount)},
             {QStringLiteral("effective_at"), isoUtc(d.deposit.effectiveAt)},
             {QStringLiteral("confirmations"), qint64(d.deposit.confirmations)},
-            {QStringLiteral("status"), sv(name(d.deposit.status))},
+            {QStringLiteral("status"), toQString(name(d.deposit.status))},
             {QStringLiteral("refund_id"), d.refundId ? QJsonValue(*d.refundId) : QJsonValue()},
             {QStringLiteral("applied_from_refund_id"), d.appliedFrom ? QJsonValue(*d.appliedFrom) : QJsonValue()},
         });
@@ -53,7 +53,7 @@ QJsonObject invoiceToJson(const InvoiceRecord &r)
         {QStringLiteral("id"), r.id},
         {QStringLiteral("order_ref"), nullable(r.orderRef)},
         {QStringLiteral("asset"), r.asset},
-        {QStringLiteral("state"), sv(name(inv.state))},
+        {QStringLiteral("state"), toQString(name(inv.state))},
         {QStringLiteral("amount_required"), atomicText(inv.terms.required)},
         {QStringLiteral("amount_received"), atomicText(inv.received())},
         {QStringLiteral("surplus"), atomicText(inv.surplus())},
@@ -81,8 +81,8 @@ QJsonObject refundToJson(const RefundItem &item, const RefundReadiness *ready)
         {QStringLiteral("txid"), item.txids.isEmpty() ? QJsonValue() : QJsonValue(item.txids.first())},
         {QStringLiteral("txids"), QJsonArray::fromStringList(item.txids)},
         {QStringLiteral("amount"), atomicText(item.amount)},
-        {QStringLiteral("reason"), sv(name(item.reason))},
-        {QStringLiteral("status"), sv(name(item.status))},
+        {QStringLiteral("reason"), toQString(name(item.reason))},
+        {QStringLiteral("status"), toQString(name(item.status))},
         {QStringLiteral("created_at"), isoUtc(item.createdAt)},
         {QStringLiteral("refund_address"), nullable(item.refundAddress)},
         {QStringLiteral("payout_txid"), nullable(item.payoutTxid)},
@@ -153,7 +153,7 @@ QJsonObject quarantinedToJson(const QuarantinedDeposit &q)
         {QStringLiteral("height"), q.height ? QJsonValue(qint64(*q.height)) : QJsonValue()},
         {QStringLiteral("reason"), QStringLiteral("quarantined")},
         {QStringLiteral("detail"), q.reason},
-        {QStringLiteral("status"), sv(name(q.status))},
+        {QStringLiteral("status"), toQString(name(q.status))},
         {QStringLiteral("created_at"), isoUtc(q.firstSeenAt)},
         {QStringLiteral("note"), nullable(q.note)},
     };
@@ -162,7 +162,7 @@ QJsonObject quarantinedToJson(const QuarantinedDeposit &q)
 QString quarantinedLine(const QuarantinedDeposit &q)
 {
     return QStringLiteral("%1\t%2\tquarantined\t%3\t%4\t%5:%6\t%7")
-        .arg(quarantineId(q), sv(name(q.status)), q.asset, q.address.isEmpty() ? QStringLiteral("-") : q.address,
+        .arg(quarantineId(q), toQString(name(q.status)), q.asset, q.address.isEmpty() ? QStringLiteral("-") : q.address,
              QString::fromStdString(q.key.txid), QString::fromStdString(q.key.output), q.reason);
 }
 
@@ -170,7 +170,7 @@ QString invoiceLine(const InvoiceRecord &r)
 {
     return QStringLiteral("%1\t%2\t%3\t%4 of %5\t%6")
         .arg(r.id)
-        .arg(sv(name(r.invoice.state)), r.orderRef.isEmpty() ? QStringLiteral("none") : r.orderRef,
+        .arg(toQString(name(r.invoice.state)), r.orderRef.isEmpty() ? QStringLiteral("none") : r.orderRef,
              coin(r.invoice.received(), r.asset), coin(r.invoice.terms.required, r.asset), r.address);
 }
 
@@ -178,7 +178,7 @@ QString refundLine(const RefundItem &item, const RefundReadiness *ready)
 {
     QString line = QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6")
                        .arg(item.id)
-                       .arg(sv(name(item.status)), sv(name(item.reason)), coin(item.amount, item.asset),
+                       .arg(toQString(name(item.status)), toQString(name(item.reason)), coin(item.amount, item.asset),
                             item.invoiceId ? QStringLiteral("invoice %1").arg(*item.invoiceId) : QStringLiteral("no invoice"),
                             item.txids.join(QLatin1Char(',')));
     if (ready && item.status == RefundStatus::Pending && !ready->ready)
@@ -195,7 +195,7 @@ QString invoiceToText(const InvoiceRecord &r)
     QString out;
     QTextStream s(&out);
     const Invoice &inv = r.invoice;
-    s << "Invoice " << r.id << " (" << sv(name(inv.state)) << ")\n";
+    s << "Invoice " << r.id << " (" << toQString(name(inv.state)) << ")\n";
     s << "  order:      " << (r.orderRef.isEmpty() ? QStringLiteral("none") : r.orderRef) << "\n";
     s << "  address:    " << r.address << "\n";
     s << "  due:        " << coin(inv.terms.required, r.asset) << "\n";
@@ -213,10 +213,10 @@ QString invoiceToText(const InvoiceRecord &r)
     for (const DepositRecord &d : r.deposits)
         s << "  deposit " << QString::fromStdString(d.deposit.key.txid) << ':' << QString::fromStdString(d.deposit.key.output)
           << "  " << coin(d.deposit.amount, r.asset) << "  " << isoUtc(d.deposit.effectiveAt) << "  "
-          << d.deposit.confirmations << " conf  " << sv(name(d.deposit.status)) << "\n";
+          << d.deposit.confirmations << " conf  " << toQString(name(d.deposit.status)) << "\n";
     for (const RefundItem &item : r.refundItems)
-        s << "  refund item " << item.id << "  " << sv(name(item.reason)) << "  " << coin(item.amount, item.asset) << "  "
-          << sv(name(item.status)) << (item.payoutTxid.isEmpty() ? QString() : QStringLiteral("  payout ") + item.payoutTxid)
+        s << "  refund item " << item.id << "  " << toQString(name(item.reason)) << "  " << coin(item.amount, item.asset) << "  "
+          << toQString(name(item.status)) << (item.payoutTxid.isEmpty() ? QString() : QStringLiteral("  payout ") + item.payoutTxid)
           << "\n";
     return out;
 }

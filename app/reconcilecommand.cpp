@@ -42,9 +42,9 @@ std::expected<QList<Observation>, QString> listIncoming(WalletBackend &backend, 
             loop.quit();
         }
     });
-    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64 id, const QString &e) {
+    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64 id, const Failure &e) {
         if (id == Request) {
-            answer = std::unexpected(e);
+            answer = std::unexpected(e.message);
             loop.quit();
         }
     });

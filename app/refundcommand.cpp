@@ -51,12 +51,7 @@ int dismissQuarantined(Store &store, qint64 id, const QString &reason, const QSt
 {
     auto done = store.dismissQuarantined(id, reason, actor, SystemClock::instance()->now());
     if (!done) {
-        const StoreError &e = done.error();
-        const int code = e.kind == StoreError::NotFound ? ExitNotFound
-                         : e.kind == StoreError::Conflict ? ExitRefused
-                         : e.kind == StoreError::Invalid  ? ExitUsage
-                                                          : ExitUnreachable;
-        return fail(code, e.message);
+        return fail(done.error());
     }
     if (asJson)
         out(QString::fromUtf8(QJsonDocument(quarantinedToJson(*done)).toJson(QJsonDocument::Indented)));

@@ -1,4 +1,5 @@
 #include "reportcommand.h"
+#include "qtext.h"
 
 #include "cli.h"
 #include "config.h"
@@ -58,26 +59,10 @@ void out(FILE *stream, const QString &text)
     std::fflush(stream);
 }
 
-int fail(int code, const QString &message)
-{
-    std::fprintf(stderr, "settledesk: %s\n", message.toUtf8().constData());
-    return code;
-}
+using cli::fail;
 
-int storeFailure(StoreError::Kind kind, const QString &message)
-{
-    switch (kind) {
-    case StoreError::NotFound: return fail(ExitNotFound, message);
-    case StoreError::Invalid: return fail(ExitUsage, message);
-    case StoreError::Conflict: return fail(ExitRefused, message);
-    case StoreError::Unreachable:
-    case StoreError::SchemaTooNew:
-    case StoreError::Internal: break;
-    }
-    return fail(ExitUnreachable, message);
-}
+int storeFailure(StoreError::Kind kind, const QString &message) { return fail(exitCode(kind), message); }
 
-QString text(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString units(const Decimal::Int &v, int decimals) { return QString::fromLatin1(unitsText(v, decimals)); }
 QString atomicText(const Decimal::Int &v) { return QString::fromStdString(v.str()); }
 
@@ -87,7 +72,7 @@ QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, Re
     for (const InvoiceTotal &t : s.invoiceTotals)
         totals.append(QJsonObject{
             {QStringLiteral("asset"), t.asset},
-            {QStringLiteral("state"), text(name(t.state))},
+            {QStringLiteral("state"), toQString(name(t.state))},
             {QStringLiteral("count"), t.count},
             {QStringLiteral("fiat_currency"), t.fiatCurrency.isEmpty() ? QJsonValue() : QJsonValue(t.fiatCurrency)},
             {QStringLiteral("fiat_amount"),
@@ -103,7 +88,7 @@ QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, Re
     for (const RefundTotal &t : s.refundTotals)
         refunds.append(QJsonObject{
             {QStringLiteral("asset"), t.asset},
-            {QStringLiteral("movement"), text(name(t.movement))},
+            {QStringLiteral("movement"), toQString(name(t.movement))},
             {QStringLiteral("count"), t.count},
             {QStringLiteral("amount"), units(t.amount, t.decimals)},
             {QStringLiteral("amount_atomic"), atomicText(t.amount)},
@@ -115,11 +100,11 @@ QJsonObject summaryJson(const ExportSummary &s, const ReportRequest &request, Re
         money.append(moneyToJson(m));
     return QJsonObject{
         {QStringLiteral("file"), QFileInfo(path).absoluteFilePath()},
-        {QStringLiteral("format"), text(name(format))},
+        {QStringLiteral("format"), toQString(name(format))},
         {QStringLiteral("from"), QString::fromLatin1(isoUtcText(request.from))},
         {QStringLiteral("to_exclusive"), QString::fromLatin1(isoUtcText(request.to))},
         {QStringLiteral("asset"), request.asset.isEmpty() ? QJsonValue() : QJsonValue(request.asset)},
-        {QStringLiteral("state"), request.state ? QJsonValue(text(name(*request.state))) : QJsonValue()},
+        {QStringLiteral("state"), request.state ? QJsonValue(toQString(name(*request.state))) : QJsonValue()},
         {QStringLiteral("invoices"), s.invoices},
         {QStringLiteral("refund_items"), s.refundItems},
         {QStringLiteral("totals"), totals},

@@ -10,6 +10,7 @@
 //
 // bench_poll [--polls N]          (child mode: bench_poll --serve N)
 #include "benchsupport.h"
+#include "httpframing.h"
 
 #include "monerobackend.h"
 
@@ -67,27 +68,15 @@ private:
     {
         QByteArray &buf = m_buffers[s];
         buf += s->readAll();
-        for (;;) {
-            const qsizetype end = buf.indexOf("\r\n\r\n");
-            if (end < 0)
-                return;
-            qsizetype length = 0;
-            for (const QByteArray &h : buf.left(end).split('\n'))
-                if (h.toLower().startsWith("content-length:"))
-                    length = h.mid(15).trimmed().toLongLong();
-            if (buf.size() < end + 4 + length)
-                return;
-            const QByteArray body = buf.mid(end + 4, length);
-            buf.remove(0, end + 4 + length);
-            const QJsonObject request = QJsonDocument::fromJson(body).object();
+        while (const std::optional<sdtest::HttpRequest> http = sdtest::takeHttpRequest(buf)) {
+            const QJsonObject request = QJsonDocument::fromJson(http->body).object();
             const QByteArray result = answer(request.value(QLatin1String("method")).toString(),
                                              request.value(QLatin1String("params")).toObject());
             const QByteArray id = QJsonDocument(QJsonObject{{QStringLiteral("id"), request.value(QLatin1String("id"))}})
                                       .toJson(QJsonDocument::Compact);
             // {"id":X} -> {"id":X,"jsonrpc":"2.0","result":...}
             const QByteArray reply = id.left(id.size() - 1) + ",\"jsonrpc\":\"2.0\",\"result\":" + result + '}';
-            s->write("HTTP/1.1 200 Ok\r\nContent-Type: application/json\r\nContent-Length: " +
-                     QByteArray::number(reply.size()) + "\r\n\r\n" + reply);
+            s->write(sdtest::httpResponse(200, "Ok", reply));
         }
     }
 
@@ -207,8 +196,8 @@ PollCost measurePolls(quint16 port, int polls, int warmup)
     int done = 0;
     double cpu0 = 0, wall0 = 0;
     QEventLoop loop;
-    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64, const QString &e) {
-        cost.error = e;
+    QObject::connect(&backend, &WalletBackend::requestFailed, &loop, [&](quint64, const Failure &e) {
+        cost.error = e.message;
         loop.quit();
     });
     QObject::connect(&backend, &WalletBackend::polled, &loop, [&](quint64, const WalletSnapshot &snapshot) {

@@ -15,14 +15,9 @@ foreach(_ts IN LISTS _ts_files)
     install(FILES "$<TARGET_FILE_DIR:settledesk>/${_qm}.qm" DESTINATION ${CMAKE_INSTALL_DATADIR}/settledesk/translations)
 endforeach()
 
-# Desktop entry, icon (the dashboard's own when the UI ships one) and AppStream metadata, under the app id.
+# Desktop entry, icon (the dashboard's own) and AppStream metadata, under the app id.
 install(FILES ${_pkg}/${SETTLEDESK_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-if(EXISTS ${PROJECT_SOURCE_DIR}/resources/icons/settledesk.svg)
-    set(_icon ${PROJECT_SOURCE_DIR}/resources/icons/settledesk.svg)
-else()
-    set(_icon ${_pkg}/settledesk.svg)
-endif()
-install(FILES ${_icon} DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps RENAME ${SETTLEDESK_APP_ID}.svg)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/settledesk.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps RENAME ${SETTLEDESK_APP_ID}.svg)
 configure_file(${_pkg}/${SETTLEDESK_APP_ID}.metainfo.xml.in ${CMAKE_BINARY_DIR}/packaging/${SETTLEDESK_APP_ID}.metainfo.xml @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/packaging/${SETTLEDESK_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 
@@ -32,9 +27,7 @@ install(FILES ${_pkg}/settledesk.service DESTINATION /lib/systemd/system)
 install(FILES ${_pkg}/settledesk.sysusers DESTINATION /usr/lib/sysusers.d RENAME settledesk.conf)
 install(FILES ${_pkg}/settledesk.ini DESTINATION /etc/settledesk)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/settledesk)
-if(EXISTS ${PROJECT_SOURCE_DIR}/docs/cli.md)
-    install(FILES ${PROJECT_SOURCE_DIR}/docs/cli.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/settledesk)
-endif()
+install(FILES ${PROJECT_SOURCE_DIR}/docs/cli.md DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/settledesk)
 
 # ---- CPack: one Debian package ----
 set(CPACK_GENERATOR DEB)

@@ -237,8 +237,8 @@ bool DashboardController::needsRestart(const Config &a, const Config &b)
             x.accountIndex != y.accountIndex || x.minConfirmations != y.minConfirmations ||
             x.quoteWindow != y.quoteWindow || x.graceWindow != y.graceWindow ||
             x.dustToleranceFiat != y.dustToleranceFiat || x.pollIntervalMs != y.pollIntervalMs ||
-            x.requestTimeoutMs != y.requestTimeoutMs || x.reorgDepth != y.reorgDepth || x.extra1 != y.extra1 ||
-            x.extra2 != y.extra2)
+            x.requestTimeoutMs != y.requestTimeoutMs || x.reorgDepth != y.reorgDepth || x.tokenContract != y.tokenContract ||
+            x.addressPoolFile != y.addressPoolFile || x.cookieFile != y.cookieFile)
             return true;
     }
     return false;

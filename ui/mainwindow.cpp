@@ -19,10 +19,7 @@
 #include "apikeysdialog.h"
 #include "refundtablemodel.h"
 
-#if defined(SETTLEDESK_HAVE_REPORTS) && defined(SETTLEDESK_HAVE_ENGINE)
 #include "reportexportdialog.h"
-#define SETTLEDESK_REPORT_EXPORT 1
-#endif
 
 #include <QAction>
 #include <QApplication>
@@ -253,7 +250,6 @@ void MainWindow::buildActions()
     copyAddress->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     connect(copyAddress, &QAction::triggered, m_invoicesPage->detail(), &InvoiceDetailWidget::copyAddress);
 
-#ifdef SETTLEDESK_REPORT_EXPORT
     auto *exportReport = new QAction(tr("&Export settlement report…"), this);
     exportReport->setObjectName(QStringLiteral("actionExportReport"));
     exportReport->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
@@ -267,7 +263,6 @@ void MainWindow::buildActions()
                 [this](const QString &path) { statusBar()->showMessage(tr("Report written to %1").arg(path), 10000); });
         dialog->open();
     });
-#endif
 
     auto *quit = new QAction(tr("&Quit"), this);
     quit->setShortcut(QKeySequence::Quit);
@@ -278,9 +273,7 @@ void MainWindow::buildActions()
     file->addAction(newInvoice);
     file->addAction(settings);
     file->addAction(assistant);
-#ifdef SETTLEDESK_REPORT_EXPORT
     file->addAction(exportReport);
-#endif
     file->addSeparator();
     file->addAction(quit);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
@@ -350,7 +343,7 @@ QString MainWindow::tokenContract(const QString &asset) const
 {
     for (const AssetConfig &a : m_config.assets)
         if (a.asset.compare(asset, Qt::CaseInsensitive) == 0)
-            return a.extra1;
+            return a.tokenContract;
     return QString();
 }
 
@@ -481,7 +474,7 @@ CustomerDisplay *MainWindow::showToCustomer(qint64 invoiceId)
         connect(this, &QObject::destroyed, m_display, &QWidget::close);
     }
     const AssetConfig *asset = m_config.asset(m_invoices->row(row).asset);
-    m_display->follow(m_invoices->row(row), asset ? asset->extra1 : QString());
+    m_display->follow(m_invoices->row(row), asset ? asset->tokenContract : QString());
     m_display->present(m_config.display.screen, this);
     return m_display;
 }
@@ -716,8 +709,9 @@ void MainWindow::handleInvoiceCreated(quint64 requestId, const InvoiceRecord &in
     updateTitle();
 }
 
-void MainWindow::handleInvoiceCreationFailed(quint64 requestId, const QString &error)
+void MainWindow::handleInvoiceCreationFailed(quint64 requestId, const Failure &failure)
 {
+    const QString &error = failure.message;
     if (m_newInvoice)
         m_newInvoice->showFailed(requestId, error);
     else

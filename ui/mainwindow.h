@@ -7,10 +7,14 @@
 #include "apikeysdialog.h"
 #include "apistore.h"
 #include "chartdata.h"
+#include "clock.h"
 #include "config.h"
-#include "engine.h"
+#include "connectioncheck.h"
+#include "createinvoicerequest.h"
+#include "rateprovider.h"
 #include "settingsdialog.h"
 #include "store.h"
+#include "walletbackend.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -113,7 +117,7 @@ public Q_SLOTS:
     void handleQuarantineChanged(const QList<sd::QuarantinedDeposit> &pending);
     void handleMoneyTotals(const QList<sd::AssetMoney> &totals);   // the refund queue's header figures
     void handleInvoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
-    void handleInvoiceCreationFailed(quint64 requestId, const QString &error);
+    void handleInvoiceCreationFailed(quint64 requestId, const sd::Failure &failure);
     void handleInvoiceSettled(const sd::InvoiceRecord &invoice);
     void handleRefundQueued(const sd::RefundItem &item);
     void handleAlert(const QString &message);

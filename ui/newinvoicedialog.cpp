@@ -474,7 +474,7 @@ void NewInvoiceDialog::showCreated(quint64 requestId, const InvoiceRecord &invoi
     m_created = invoice;
     const QString contract = [&] {
         const AssetConfig *c = assetConfig(invoice.asset);
-        return c ? c->extra1 : QString();
+        return c ? c->tokenContract : QString();
     }();
     m_resultTitle->setText(invoice.orderRef.isEmpty()
                                ? tr("Invoice #%1").arg(invoice.id)
@@ -530,7 +530,7 @@ void NewInvoiceDialog::updateInvoice(const InvoiceRecord &invoice)
         const AssetConfig *c = assetConfig(invoice.asset);
         m_uri = PaymentUri::build(invoice.asset, invoice.address, required - received,
                                   invoice.orderRef.isEmpty() ? QString() : tr("Order %1").arg(invoice.orderRef),
-                                  c ? c->extra1 : QString());
+                                  c ? c->tokenContract : QString());
         m_uriEdit->setText(m_uri);
         m_uriEdit->setCursorPosition(0);
         if (!m_uri.isEmpty())

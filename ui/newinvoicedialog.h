@@ -3,8 +3,9 @@
 // the amount, the live countdown and a QR code with the payment URI for a customer at the counter.
 #pragma once
 
+#include "clock.h"
 #include "config.h"
-#include "engine.h"
+#include "createinvoicerequest.h"
 #include "store.h"
 
 #include <QDialog>

@@ -264,7 +264,7 @@ QWidget *SettingsDialog::buildAsset(const AssetConfig &c)
             if (!test->isRunning())
                 test->clear();
         });
-    p.tokenContract = line(key + QStringLiteral("TokenContract"), c.extra1, page);
+    p.tokenContract = line(key + QStringLiteral("TokenContract"), c.tokenContract, page);
     p.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
     p.account = spin(0, 1'000'000, int(c.accountIndex), QString(), page);
     p.account->setObjectName(key + QStringLiteral("Account"));
@@ -341,7 +341,7 @@ Config SettingsDialog::config() const
         if (p.network)
             a->network = p.network->currentData().toString();
         if (p.asset == QLatin1String("USDT"))
-            a->extra1 = p.tokenContract->text().trimmed();
+            a->tokenContract = p.tokenContract->text().trimmed();
     }
     return c;
 }
@@ -439,7 +439,7 @@ QStringList SettingsDialog::walletProblems(const AssetConfig &a)
         errors << tr("%1: the wallet RPC URL must be an http:// or https:// address such as %2.").arg(who, urlExample(a.asset));
     else if (!url.password().isEmpty())
         errors << tr("%1: do not put the password in the URL; type it into the password field.").arg(who);
-    if (a.asset == QLatin1String("USDT") && !contract.match(a.extra1.trimmed()).hasMatch())
+    if (a.asset == QLatin1String("USDT") && !contract.match(a.tokenContract.trimmed()).hasMatch())
         errors << tr("%1: the token contract must be an address of the form 0x followed by 40 hex digits.").arg(who);
     if (a.requestTimeoutMs > a.pollIntervalMs * 10 && a.pollIntervalMs < 1000)
         errors << tr("%1: with a poll interval under a second, keep the request timeout under ten poll intervals.").arg(who);

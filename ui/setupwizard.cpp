@@ -253,7 +253,7 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         f.cookie = new QComboBox(page);
         f.cookie->setObjectName(QStringLiteral("btcCookie"));
         f.cookie->setEditable(true);
-        f.cookie->setEditText(c.extra2);
+        f.cookie->setEditText(c.cookieFile);
         f.cookie->setToolTip(tr("Bitcoin Core writes .cookie into its data directory when it starts; used when no user is given."));
         form->addRow(tr("Cookie file"), f.cookie);
         form->addRow(tr("…or user"), f.user);
@@ -269,7 +269,7 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         form->addRow(tr("Account index"), f.account);
     }
     if (asset == QLatin1String("USDT")) {
-        f.tokenContract = line(QStringLiteral("usdtTokenContract"), c.extra1, page);
+        f.tokenContract = line(QStringLiteral("usdtTokenContract"), c.tokenContract, page);
         f.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
         form->addRow(tr("Token contract"), f.tokenContract);
     }
@@ -484,9 +484,9 @@ Config SetupWizard::config() const
         if (f.account)
             a->accountIndex = quint32(f.account->value());
         if (f.cookie)
-            a->extra2 = a->walletRpcUser.isEmpty() ? f.cookie->currentText().trimmed() : QString();
+            a->cookieFile = a->walletRpcUser.isEmpty() ? f.cookie->currentText().trimmed() : QString();
         if (f.tokenContract)
-            a->extra1 = f.tokenContract->text().trimmed();
+            a->tokenContract = f.tokenContract->text().trimmed();
     }
     return c;
 }
@@ -511,7 +511,7 @@ QStringList SetupWizard::pageProblems(int id) const
         const QString asset = id == MoneroPage ? QStringLiteral("XMR") : id == BitcoinPage ? QStringLiteral("BTC") : QStringLiteral("USDT");
         const AssetConfig *a = c.asset(asset);
         QStringList problems = a ? SettingsDialog::walletProblems(*a) : QStringList();
-        if (a && asset == QLatin1String("BTC") && a->walletRpcUser.isEmpty() && a->extra2.isEmpty())
+        if (a && asset == QLatin1String("BTC") && a->walletRpcUser.isEmpty() && a->cookieFile.isEmpty())
             problems << tr("Bitcoin: choose Bitcoin Core's cookie file, or enter its RPC user and password.");
         return problems;
     }

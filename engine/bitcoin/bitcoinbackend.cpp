@@ -27,7 +27,7 @@ BitcoinBackend::BitcoinBackend(const AssetConfig &config, const QString &passwor
     o.nodeUrl = m_options.nodeUrl;
     o.user = config.walletRpcUser;
     o.password = password;
-    o.cookieFile = m_options.cookieFile.isEmpty() ? config.extra2 : m_options.cookieFile;
+    o.cookieFile = m_options.cookieFile.isEmpty() ? config.cookieFile : m_options.cookieFile;
     o.timeoutMs = config.requestTimeoutMs;
     m_client = new BitcoinWalletClient(nam, std::move(o), this);
 }

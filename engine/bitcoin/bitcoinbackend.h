@@ -20,7 +20,7 @@ struct BitcoinBackendOptions
 {
     BitcoinDialect dialect = BitcoinDialect::BitcoinCore;
     QUrl nodeUrl;       // empty: the wallet URL
-    QString cookieFile; // Bitcoin Core's .cookie instead of a user and password; empty: config.extra2
+    QString cookieFile; // Bitcoin Core's .cookie instead of a user and password; empty: config.cookieFile
 };
 
 class BitcoinBackend : public WalletBackend
@@ -31,7 +31,7 @@ public:
     using Options = BitcoinBackendOptions;
 
     // `nam` belongs to the engine thread and must outlive the backend. `password` is the RPC password
-    // (basic auth with config.walletRpcUser); config.extra2 is the cookie file (cookie_file) when set.
+    // (basic auth with config.walletRpcUser); config.cookieFile is the cookie file (cookie_file) when set.
     BitcoinBackend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                    Options options = {}, QObject *parent = nullptr);
 
@@ -70,7 +70,7 @@ public:
                                                    const QString &who);
 
 private:
-    void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, error.message); }
+    void failed(quint64 requestId, const RpcError &error) { Q_EMIT requestFailed(requestId, Failure::wallet(error)); }
     // The calls behind poll() and listIncoming(); `done` gets the snapshot or fails the request itself.
     void fetchSnapshot(quint64 requestId, quint64 fromHeight, bool boundFirstPoll, std::function<void(const WalletSnapshot &)> done);
     // The tip's time and the node's sync state, added to a snapshot for a poll.

@@ -69,12 +69,12 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
         return;
     c->result.asset = QStringLiteral("BTC");
     c->result.expectedNetwork = config.network;
-    c->loginConfigured = !config.walletRpcUser.isEmpty() || !config.extra2.isEmpty();
-    if (!config.extra2.isEmpty() && config.walletRpcUser.isEmpty() && !QFileInfo(config.extra2).isReadable()) {
+    c->loginConfigured = !config.walletRpcUser.isEmpty() || !config.cookieFile.isEmpty();
+    if (!config.cookieFile.isEmpty() && config.walletRpcUser.isEmpty() && !QFileInfo(config.cookieFile).isReadable()) {
         c->result.problem = ConnectionCheckResult::InvalidSetting;
-        c->result.detail = QFileInfo::exists(config.extra2)
-                               ? QStringLiteral("the cookie file %1 cannot be read by this user").arg(config.extra2)
-                               : QStringLiteral("the cookie file %1 does not exist (is Bitcoin Core running?)").arg(config.extra2);
+        c->result.detail = QFileInfo::exists(config.cookieFile)
+                               ? QStringLiteral("the cookie file %1 cannot be read by this user").arg(config.cookieFile)
+                               : QStringLiteral("the cookie file %1 does not exist (is Bitcoin Core running?)").arg(config.cookieFile);
         return c->done(c->result);
     }
     BitcoinWalletClient::Options o;
@@ -84,7 +84,7 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
     o.nodeUrl = node;
     o.user = config.walletRpcUser;
     o.password = password;
-    o.cookieFile = config.walletRpcUser.isEmpty() ? config.extra2 : QString();
+    o.cookieFile = config.walletRpcUser.isEmpty() ? config.cookieFile : QString();
     o.timeoutMs = std::min(config.requestTimeoutMs, 10000);
     c->client = new BitcoinWalletClient(nam, o, context);
 

@@ -197,12 +197,12 @@ std::expected<Config, QString> Config::load(const QString &path)
         a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
         a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
         a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
-        a.extra1 = s.value(QStringLiteral("token_contract")).toString().trimmed();
-        a.extra2 = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+        a.tokenContract = s.value(QStringLiteral("token_contract")).toString().trimmed();
         a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
-        // Bitcoin Core's cookie file (used when no wallet_rpc_user is set) is BTC's backend-specific path.
         if (a.asset == QLatin1String("BTC"))
-            a.extra2 = s.value(QStringLiteral("cookie_file")).toString().trimmed();
+            a.cookieFile = s.value(QStringLiteral("cookie_file")).toString().trimmed();
+        else
+            a.addressPoolFile = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
         a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
         if (const QStringList networks = AssetConfig::networks(a.asset); !networks.isEmpty()) {
             a.network = s.value(QStringLiteral("network"), a.network).toString().trimmed().toLower();
@@ -318,10 +318,12 @@ std::expected<void, QString> Config::save(const QString &target) const
             s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
         if (!a.daemonRpcUrl.isEmpty())
             s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
-        if (!a.extra1.isEmpty())
-            s.setValue(QStringLiteral("token_contract"), a.extra1);
-        if (!a.extra2.isEmpty())
-            s.setValue(a.asset == QLatin1String("BTC") ? QStringLiteral("cookie_file") : QStringLiteral("address_pool_file"), a.extra2);
+        if (!a.tokenContract.isEmpty())
+            s.setValue(QStringLiteral("token_contract"), a.tokenContract);
+        if (!a.cookieFile.isEmpty())
+            s.setValue(QStringLiteral("cookie_file"), a.cookieFile);
+        if (!a.addressPoolFile.isEmpty())
+            s.setValue(QStringLiteral("address_pool_file"), a.addressPoolFile);
         if (a.reorgWatchOverride)
             s.setValue(QStringLiteral("reorg_watch_s"), qint64(a.reorgWatchOverride->count()));
         if (a.startHeight)

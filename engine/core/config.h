@@ -39,7 +39,9 @@ struct AssetConfig
     // wallet URL's host on port 18081), and `refunds rebuild` whether a stored refund can still be mined
     // (is_key_image_spent, get_transactions; empty: rebuild is unavailable).
     QString daemonRpcUrl;
-    QString extra1, extra2;          // backend-specific (e.g. token contract, address pool file)
+    QString tokenContract;   // token_contract (ERC-20 assets, USDT): the token's contract address, 0x and 40 hex digits
+    QString addressPoolFile; // address_pool_file (pool assets, USDT): the list `settledesk addresses import` reads
+    QString cookieFile;      // cookie_file (BTC): Bitcoin Core's .cookie, used when no wallet_rpc_user is set
     // reorg_watch_s: how long an invoice whose in-time money was reversed stays open for it to come back;
     // default: reorg_depth block intervals of the asset (reorgWatch()).
     std::optional<Seconds> reorgWatchOverride;

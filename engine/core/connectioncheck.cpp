@@ -48,9 +48,8 @@ ConnectionCheckResult ConnectionCheckResult::fromRpcError(const RpcError &error,
 #endif
         break;
     }
-    case RpcError::Authentication:
-        r.problem = error.message.contains(QLatin1String("no RPC user is configured")) ? AuthMissing : AuthRefused;
-        break;
+    // Refused; setFailure tells a missing login (none configured) from a wrong one.
+    case RpcError::Authentication: r.problem = AuthRefused; break;
     // An HTML page, a 404 or an answer that is no JSON-RPC: something else listens there.
     case RpcError::Http: r.problem = error.code == 404 || error.code == 405 ? WrongPeer : PeerError; break;
     case RpcError::Protocol: r.problem = WrongPeer; break;

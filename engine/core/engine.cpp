@@ -102,6 +102,7 @@ void Engine::setBackendCheck(BackendCheck check) { d->backendCheck = std::move(c
 
 void Engine::registerMetaTypes()
 {
+    registerFailureType();
     qRegisterMetaType<sd::CreateInvoiceRequest>();
     qRegisterMetaType<sd::InvoiceQuery>();
     qRegisterMetaType<sd::InvoicePage>();
@@ -279,13 +280,13 @@ void Engine::start()
         auto slot = std::make_unique<WalletPoller>(a, backend, d->clock, d->pollerHost(), this);
         WalletPoller *raw = slot.get();
         connect(raw, &WalletPoller::statusChanged, this, &Engine::backendStatusChanged);
-        connect(backend, &WalletBackend::requestFailed, this, [this, raw](quint64 id, const QString &error) {
+        connect(backend, &WalletBackend::requestFailed, this, [this, raw](quint64 id, const Failure &failure) {
             if (!d->creations.count(id))
                 return; // a poll's: the poller handles it
             const auto req = d->creations.at(id).request;
             d->creations.erase(id);
-            qCDebug(lcEngine).noquote() << "invoice not created:" << raw->config().asset << "wallet:" << error;
-            Q_EMIT invoiceCreationFailed(req.requestId, tr("%1 wallet: %2").arg(raw->config().asset, error));
+            qCDebug(lcEngine).noquote() << "invoice not created:" << raw->config().asset << "wallet:" << failure.message;
+            Q_EMIT invoiceCreationFailed(req.requestId, failure.withMessage(tr("%1 wallet: %2").arg(raw->config().asset, failure.message)));
         });
         connect(backend, &WalletBackend::addressAllocated, this,
                 [this, raw](quint64 id, const QString &address, std::optional<quint64> index) {
@@ -332,7 +333,7 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
 {
     auto fail = [&](const QString &error) {
         qCDebug(lcEngine).noquote() << "invoice not created:" << error;
-        Q_EMIT invoiceCreationFailed(request.requestId, error);
+        Q_EMIT invoiceCreationFailed(request.requestId, Failure::request(error));
     };
     if (!d->running)
         return fail(tr("the engine is not running"));
@@ -491,7 +492,8 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
     PendingCreation pending = std::move(it->second);
     creations.erase(it);
     if (!ensureStore()) {
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, tr("the database is unreachable"));
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
+                                        Failure::database(StoreError::Unreachable, tr("the database is unreachable")));
         return;
     }
     // A wallet restored from its keys knows fewer subaddresses than it handed out (a rebuilt cache forgets the
@@ -501,16 +503,17 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
         auto holder = store->invoiceWithAddress(pending.asset, address);
         if (!holder) {
             storeFailed(holder.error());
-            Q_EMIT q->invoiceCreationFailed(pending.request.requestId, holder.error().message);
+            Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(holder.error()));
             return;
         }
         if (*holder) {
             if (pending.attempts >= MaxAddressAttempts) {
                 Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
-                                                tr("the %1 wallet handed out %2 addresses that invoices already have; check "
-                                                   "the wallet (was it restored from its keys?)")
-                                                    .arg(pending.asset)
-                                                    .arg(pending.attempts));
+                                                Failure::wallet(RpcError::Protocol,
+                                                                tr("the %1 wallet handed out %2 addresses that invoices already "
+                                                                   "have; check the wallet (was it restored from its keys?)")
+                                                                    .arg(pending.asset)
+                                                                    .arg(pending.attempts)));
                 return;
             }
             qCWarning(lcEngine).noquote() << pending.asset << "wallet handed out" << address
@@ -538,12 +541,12 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
     auto created = pending.request.insert ? pending.request.insert(*store, pending.invoice, at) : store->createInvoice(pending.invoice, at);
     if (!created) {
         storeFailed(created.error());
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, created.error().message);
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(created.error()));
         return;
     }
     auto record = store->invoice(*created);
     if (!record) {
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, record.error().message);
+        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(record.error()));
         return;
     }
     Q_EMIT q->invoiceCreated(pending.request.requestId, *record);

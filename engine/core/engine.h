@@ -70,7 +70,7 @@ Q_SIGNALS:
     void stopped();
 
     void invoiceCreated(quint64 requestId, const sd::InvoiceRecord &invoice);
-    void invoiceCreationFailed(quint64 requestId, const QString &error);
+    void invoiceCreationFailed(quint64 requestId, const sd::Failure &failure);
     void invoicePageLoaded(quint64 requestId, const sd::InvoicePage &page);
     void invoiceLoaded(quint64 requestId, const sd::InvoiceRecord &invoice,
                        const QList<sd::InvoiceEventRecord> &events);

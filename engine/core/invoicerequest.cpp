@@ -1,4 +1,5 @@
 #include "invoicerequest.h"
+#include "qtext.h"
 
 #include "asset.h"
 #include "checkout.h"
@@ -11,7 +12,6 @@ namespace sd {
 namespace {
 
 QString tr(const char *text) { return QCoreApplication::translate("sd::Engine", text); }
-QString text(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 } // namespace
 
@@ -33,14 +33,14 @@ std::expected<NewInvoice, QString> prepareInvoice(const CreateInvoiceRequest &re
     if (!request.cryptoAmount.isEmpty()) {
         auto amount = parseAmount(request.cryptoAmount.toStdString(), asset->decimals);
         if (!amount)
-            return fail(tr("amount \"%1\": %2").arg(request.cryptoAmount, text(name(amount.error()))));
+            return fail(tr("amount \"%1\": %2").arg(request.cryptoAmount, toQString(name(amount.error()))));
         required = *amount;
         // Without a rate there is no fiat epsilon to convert: a crypto-priced invoice has no dust tolerance
         // unless a rate is given alongside.
         if (!request.rate.isEmpty()) {
             auto rate = Decimal::parse(request.rate.toStdString());
             if (!rate)
-                return fail(tr("rate \"%1\": %2").arg(request.rate, text(name(rate.error()))));
+                return fail(tr("rate \"%1\": %2").arg(request.rate, toQString(name(rate.error()))));
             auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
             tolerance = eps ? fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0) : 0;
             invoice.rate = request.rate;
@@ -48,15 +48,15 @@ std::expected<NewInvoice, QString> prepareInvoice(const CreateInvoiceRequest &re
     } else {
         auto fiat = Decimal::parse(request.fiatAmount.toStdString());
         if (!fiat)
-            return fail(tr("fiat amount \"%1\": %2").arg(request.fiatAmount, text(name(fiat.error()))));
+            return fail(tr("fiat amount \"%1\": %2").arg(request.fiatAmount, toQString(name(fiat.error()))));
         if (request.rate.isEmpty())
             return fail(tr("a fiat price needs a rate"));
         auto rate = Decimal::parse(request.rate.toStdString());
         if (!rate)
-            return fail(tr("rate \"%1\": %2").arg(request.rate, text(name(rate.error()))));
+            return fail(tr("rate \"%1\": %2").arg(request.rate, toQString(name(rate.error()))));
         auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
         if (!due)
-            return fail(text(name(due.error())));
+            return fail(toQString(name(due.error())));
         required = *due;
         auto eps = Decimal::parse(cfg.dustToleranceFiat.toStdString());
         tolerance = eps ? fiatToleranceToAtomic(*eps, *rate, asset->decimals).value_or(0) : 0;
@@ -74,7 +74,7 @@ std::expected<NewInvoice, QString> prepareInvoice(const CreateInvoiceRequest &re
     auto terms = makeTerms(required, tolerance, now, request.quoteWindow.value_or(cfg.quoteWindow),
                            request.graceWindow.value_or(cfg.graceWindow), cfg.minConfirmations);
     if (!terms)
-        return fail(text(name(terms.error())));
+        return fail(toQString(name(terms.error())));
     invoice.terms = *terms;
     // What the store will refuse, refused now: before a wallet hands out an address for it.
     if (auto valid = checkNewInvoice(invoice); !valid)

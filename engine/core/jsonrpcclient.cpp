@@ -1,11 +1,11 @@
 #include "jsonrpcclient.h"
 
+#include "replylimits.h"
+
 #include <QAuthenticator>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QRegularExpression>
-#include <QTimer>
 #if QT_CONFIG(ssl)
 #include <QSslError>
 #endif
@@ -25,29 +25,6 @@ std::string_view name(RpcError::Kind kind)
     }
     return "unknown";
 }
-
-namespace {
-
-// A readable excerpt of a body that is not what we expected (HTML error pages: tags dropped).
-QString excerpt(const QByteArray &body)
-{
-    QString text = QString::fromUtf8(body.left(600));
-    static const QRegularExpression tags(QStringLiteral("<[^>]*>"));
-    static const QRegularExpression space(QStringLiteral("\\s+"));
-    text.replace(tags, QStringLiteral(" "));
-    text = text.replace(space, QStringLiteral(" ")).trimmed();
-    if (text.size() > 120)
-        text = text.left(120) + QStringLiteral("...");
-    return text;
-}
-
-bool looksLikeHtml(const QByteArray &body)
-{
-    const QByteArray head = body.left(200).trimmed().toLower();
-    return head.startsWith('<') || head.contains("<html");
-}
-
-} // namespace
 
 JsonRpcClient::JsonRpcClient(QNetworkAccessManager *nam, Options options, QObject *parent)
     : QObject(parent), m_nam(nam), m_options(std::move(options))
@@ -121,23 +98,9 @@ void JsonRpcClient::send(const QUrl &url, const QByteArray &body, quint64 id, co
     });
 #endif
 
-    // A hard deadline for the whole exchange (QNetworkRequest::setTransferTimeout only bounds inactivity,
-    // which a server that trickles bytes never triggers).
-    auto *timer = new QTimer(reply);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, reply] {
-        if (auto it = m_pending.find(reply); it != m_pending.end()) {
-            it->timedOut = true;
-            reply->abort();
-        }
-    });
-    timer->start(ms);
-    connect(reply, &QNetworkReply::downloadProgress, this, [this, reply](qint64 received, qint64) {
-        auto it = m_pending.find(reply);
-        if (it != m_pending.end() && received > m_options.maxResponseBytes) {
-            it->tooLarge = true;
-            reply->abort();
-        }
+    limitReply(reply, this, ms, m_options.maxResponseBytes, [this, reply](ReplyLimit limit) {
+        if (auto it = m_pending.find(reply); it != m_pending.end())
+            (limit == ReplyLimit::Deadline ? it->timedOut : it->tooLarge) = true;
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
@@ -219,7 +182,7 @@ void JsonRpcClient::onFinished(QNetworkReply *reply)
                 return finish(parsed);
         }
         const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
-        const QString text = excerpt(body);
+        const QString text = bodyExcerpt(body);
         return finish(std::unexpected(RpcError{
             RpcError::Http, status,
             QStringLiteral("%1: HTTP %2 %3%4").arg(w).arg(status).arg(reason, text.isEmpty() ? QString() : QStringLiteral(": ") + text)}));
@@ -232,7 +195,7 @@ void JsonRpcClient::onFinished(QNetworkReply *reply)
     // A plain JSON endpoint: the whole document, which must be an object.
     auto doc = parseJson(body);
     if (!doc) {
-        const QString why = looksLikeHtml(body) ? QStringLiteral("answered HTML instead of JSON: %1").arg(excerpt(body))
+        const QString why = looksLikeHtml(body) ? QStringLiteral("answered HTML instead of JSON: %1").arg(bodyExcerpt(body))
                                                 : doc.error().message;
         return finish(std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(w, why)}));
     }
@@ -252,7 +215,7 @@ RpcResult<JsonValue> JsonRpcClient::parseResponse(const QByteArray &body, quint6
     auto doc = parseJson(body);
     if (!doc) {
         if (looksLikeHtml(body))
-            return protocol(QStringLiteral("answered HTML instead of JSON: %1").arg(excerpt(body)));
+            return protocol(QStringLiteral("answered HTML instead of JSON: %1").arg(bodyExcerpt(body)));
         return protocol(doc.error().message);
     }
     if (!doc->isObject())

@@ -1,6 +1,7 @@
 // An exact JSON value: numbers keep their literal text, so 64-bit amounts (Monero piconero) and decimal
-// amounts (Bitcoin Core's BTC floats) are read without passing through a double. QJsonDocument cannot do
-// this: it turns every number into a double and silently rounds above 2^53.
+// amounts (Bitcoin Core's BTC floats) are read without passing through a double. QJsonDocument (Qt 6) keeps
+// an integer exact only up to 2^63-1 (QJsonValue::toInteger); a larger one (an amount near 2^64, a token's
+// 256-bit value) and every number with a fraction become a double and round silently: hence this reader.
 #pragma once
 
 #include "amount.h"

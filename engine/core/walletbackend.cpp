@@ -16,11 +16,18 @@ std::string_view name(BackendHealth health)
     return "unknown";
 }
 
+WalletBackend::WalletBackend(QObject *parent)
+    : QObject(parent)
+{
+    registerFailureType();
+}
+
 void WalletBackend::listIncoming(quint64 requestId)
 {
     // Asynchronous like every answer, so callers can connect after asking.
     QTimer::singleShot(0, this, [this, requestId] {
-        Q_EMIT requestFailed(requestId, QStringLiteral("%1: listing incoming transfers is not supported").arg(backendId()));
+        Q_EMIT requestFailed(requestId,
+                            Failure::request(QStringLiteral("%1: listing incoming transfers is not supported").arg(backendId())));
     });
 }
 

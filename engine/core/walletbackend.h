@@ -3,9 +3,12 @@
 // asynchronously through its signals; it never touches the store.
 #pragma once
 
-#include "store.h"
+#include "chainwatch.h"
+#include "failure.h"
+#include "observation.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -73,7 +76,7 @@ class WalletBackend : public QObject
 {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    explicit WalletBackend(QObject *parent = nullptr);
     ~WalletBackend() override = default;
 
     virtual QString backendId() const = 0; // stable key for cursors and health
@@ -97,7 +100,7 @@ public:
 Q_SIGNALS:
     void addressAllocated(quint64 requestId, const QString &address, std::optional<quint64> index);
     void polled(quint64 requestId, const sd::WalletSnapshot &snapshot);
-    void requestFailed(quint64 requestId, const QString &error);
+    void requestFailed(quint64 requestId, const sd::Failure &failure);
     void incomingListed(quint64 requestId, const QList<sd::Observation> &transfers);
     void vanishedChecked(quint64 requestId, const QList<sd::ChainEvidence> &evidence);
 };

@@ -17,6 +17,16 @@ constexpr int MaxBackoffMs = 60'000;
 constexpr int DownAfterFailures = 3;
 // What a backend shows while another engine on the same database polls its wallet (plain English: the
 // engine's strings are not translated).
+
+// The health a failed poll leaves a wallet in, the one place failures become health: down at once when its
+// credentials are refused (no retry helps until a person fixes them), down after DownAfterFailures failures
+// in a row, degraded before.
+BackendHealth healthAfterFailure(const Failure &failure, int failuresInARow)
+{
+    const bool refused = failure.origin == Failure::Wallet && failure.rpc == RpcError::Authentication;
+    return refused || failuresInARow >= DownAfterFailures ? BackendHealth::Down : BackendHealth::Degraded;
+}
+
 const QString StandbyMessage = QStringLiteral("another engine is polling this wallet");
 
 QString keyText(const DepositKey &k) { return QString::fromStdString(k.txid) + QLatin1Char(':') + QString::fromStdString(k.output); }
@@ -147,15 +157,14 @@ void WalletPoller::poll()
     m_backend->poll(m_inflight, cursorHeight > depth ? cursorHeight - depth : 0);
 }
 
-void WalletPoller::onFailed(quint64 requestId, const QString &error)
+void WalletPoller::onFailed(quint64 requestId, const Failure &failure)
 {
     if (requestId != m_inflight)
         return; // an address request: the engine answers it
     m_inflight = 0;
     m_checking.reset();
     ++m_failures;
-    const bool auth = error.contains(QLatin1String("authentication"), Qt::CaseInsensitive);
-    setHealth(auth || m_failures >= DownAfterFailures ? BackendHealth::Down : BackendHealth::Degraded, error);
+    setHealth(healthAfterFailure(failure, m_failures), failure.message);
     schedule(int(std::min<qint64>(MaxBackoffMs, qint64(m_config.pollIntervalMs) << std::min(m_failures, 10))));
 }
 

@@ -71,7 +71,7 @@ private:
     void schedule(int delayMs);
     void poll();
     void onPolled(quint64 requestId, const WalletSnapshot &snapshot);
-    void onFailed(quint64 requestId, const QString &error);
+    void onFailed(quint64 requestId, const Failure &failure);
     void onChecked(quint64 requestId, const QList<ChainEvidence> &evidence);
     // Records the snapshot's deposits and quarantined ones; false (already reported) when the store failed.
     bool record(Store &store, Poll &poll);

@@ -31,7 +31,7 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 } // namespace
 
-std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decimals)
+std::expected<DecimalDigits, AmountError> splitDecimal(std::string_view text)
 {
     if (text.empty())
         return std::unexpected(AmountError::Empty);
@@ -39,19 +39,16 @@ std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decima
         return std::unexpected(AmountError::Negative);
     if (text.front() == '+')
         return std::unexpected(AmountError::Sign);
-
-    bool seenDot = false;
+    std::size_t dot = std::string_view::npos;
     bool seenDigit = false;
-    int fractionDigits = 0;
-    for (char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
         if (isDigit(c)) {
             seenDigit = true;
-            if (seenDot)
-                ++fractionDigits;
         } else if (c == '.') {
-            if (seenDot)
+            if (dot != std::string_view::npos)
                 return std::unexpected(AmountError::Junk);
-            seenDot = true;
+            dot = i;
         } else if (c == 'e' || c == 'E') {
             return std::unexpected(AmountError::Exponent);
         } else {
@@ -60,17 +57,28 @@ std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decima
     }
     if (!seenDigit)
         return std::unexpected(AmountError::Junk);
+    if (dot == std::string_view::npos)
+        return DecimalDigits{text, {}};
+    return DecimalDigits{text.substr(0, dot), text.substr(dot + 1)};
+}
+
+std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decimals)
+{
+    const auto digits = splitDecimal(text);
+    if (!digits)
+        return std::unexpected(digits.error());
+    const int fractionDigits = int(digits->fraction.size());
     if (fractionDigits > decimals)
         return std::unexpected(AmountError::TooManyDecimals);
 
     Atomic value = 0;
-    for (char c : text) {
-        if (c == '.')
-            continue;
-        auto next = accumulate(value, c);
-        if (!next)
-            return next;
-        value = *next;
+    for (std::string_view part : {digits->whole, digits->fraction}) {
+        for (char c : part) {
+            auto next = accumulate(value, c);
+            if (!next)
+                return next;
+            value = *next;
+        }
     }
     for (int i = fractionDigits; i < decimals; ++i) {
         auto next = accumulate(value, '0');

@@ -24,6 +24,17 @@ enum class AmountError {
 
 std::string_view name(AmountError error);
 
+// A plain decimal's digits either side of the point ("12.50": "12" and "50"; "12." and ".5" leave one side
+// empty): the one scanner of decimal text, behind parseAmount, Decimal::parse and the exact JSON reader's
+// numbers. Locale-free: '.' is the only separator; a sign, an exponent, whitespace or a thousands separator is
+// refused (Empty, Negative, Sign, Exponent or Junk for the first offending character).
+struct DecimalDigits
+{
+    std::string_view whole;
+    std::string_view fraction;
+};
+std::expected<DecimalDigits, AmountError> splitDecimal(std::string_view text);
+
 // Parses a plain decimal ("0.05", "12", "12.", ".5") into atomic units with `decimals` fractional digits.
 // Locale-free: '.' is the only decimal separator.
 std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decimals);

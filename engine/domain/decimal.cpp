@@ -58,28 +58,16 @@ std::expected<Decimal, DecimalError> Decimal::parse(std::string_view text)
         return std::unexpected(DecimalError::Negative);
     if (text.size() > MaxDigits + 1)
         return std::unexpected(DecimalError::TooLong);
-    Int mantissa = 0;
-    int scale = 0;
-    bool seenDot = false;
-    bool seenDigit = false;
-    for (char c : text) {
-        if (c >= '0' && c <= '9') {
-            mantissa = mantissa * 10 + (c - '0');
-            seenDigit = true;
-            if (seenDot)
-                ++scale;
-        } else if (c == '.' && !seenDot) {
-            seenDot = true;
-        } else if (c == 'e' || c == 'E') {
-            return std::unexpected(DecimalError::Exponent);
-        } else {
-            return std::unexpected(DecimalError::Junk);
-        }
-    }
-    if (!seenDigit)
-        return std::unexpected(DecimalError::Junk);
+    const auto digits = splitDecimal(text);
+    if (!digits)
+        return std::unexpected(digits.error() == AmountError::Exponent ? DecimalError::Exponent : DecimalError::Junk);
+    const int scale = int(digits->fraction.size());
     if (scale > MaxScale)
         return std::unexpected(DecimalError::TooLong);
+    Int mantissa = 0;
+    for (std::string_view part : {digits->whole, digits->fraction})
+        for (char c : part)
+            mantissa = mantissa * 10 + (c - '0');
     return Decimal(std::move(mantissa), scale);
 }
 

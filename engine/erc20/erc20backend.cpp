@@ -36,7 +36,7 @@ struct Erc20Backend::PollRun
 
 Erc20Backend::Erc20Backend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                            QObject *parent)
-    : WalletBackend(parent), m_config(config), m_token(config.extra1.trimmed().toLower())
+    : WalletBackend(parent), m_config(config), m_token(config.tokenContract.trimmed().toLower())
 {
     JsonRpcClient::Options options;
     options.url = QUrl(config.walletRpcUrl);
@@ -65,8 +65,11 @@ void Erc20Backend::setAddressPool(AddressPoolAccess pool)
 
 void Erc20Backend::fail(quint64 requestId, const QString &error)
 {
+    // The address pool stands in for the wallet (it hands out the receive addresses): what keeps it or the
+    // token's configuration from serving is the wallet side's failure, as the node's is.
+    const Failure failure = Failure::wallet(RpcError::Protocol, error);
     // Answers are always asynchronous, as for the JSON-RPC backends.
-    QTimer::singleShot(0, this, [this, requestId, error] { Q_EMIT requestFailed(requestId, error); });
+    QTimer::singleShot(0, this, [this, requestId, failure] { Q_EMIT requestFailed(requestId, failure); });
 }
 
 void Erc20Backend::allocateAddress(quint64 requestId, const QString &)
@@ -97,7 +100,7 @@ void Erc20Backend::start(quint64 requestId, quint64 fromHeight, bool wholeChain)
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-f]{40}$"));
     if (!contract.match(m_token).hasMatch())
         return fail(requestId, QStringLiteral("[%1] token_contract \"%2\" is not a contract address (0x and 40 hex digits)")
-                                   .arg(m_config.asset.toLower(), m_config.extra1));
+                                   .arg(m_config.asset.toLower(), m_config.tokenContract));
     if (!m_pool.addresses)
         return fail(requestId, QStringLiteral("no address pool is connected for %1").arg(m_config.asset));
     auto pool = m_pool.addresses();
@@ -114,11 +117,11 @@ void Erc20Backend::start(quint64 requestId, quint64 fromHeight, bool wholeChain)
 
     m_client->syncing([this, run](RpcResult<std::optional<QString>> syncing) {
         if (!syncing)
-            return Q_EMIT requestFailed(run->requestId, syncing.error().message);
+            return Q_EMIT requestFailed(run->requestId, Failure::wallet(syncing.error()));
         run->syncing = *syncing;
         m_client->blockNumber([this, run](RpcResult<quint64> head) {
             if (!head)
-                return Q_EMIT requestFailed(run->requestId, head.error().message);
+                return Q_EMIT requestFailed(run->requestId, Failure::wallet(head.error()));
             run->head = *head;
             // No cursor yet: start at start_height or a bounded way back instead of at genesis. The snapshot then
             // claims completeness only for what was scanned.
@@ -144,7 +147,7 @@ void Erc20Backend::scanNext(std::shared_ptr<PollRun> run)
     const QStringList chunk = run->recipients.mid(run->recipientChunk * RecipientsPerQuery, RecipientsPerQuery);
     m_client->transferLogs(m_token, chunk, run->next, last, [this, run, last](RpcResult<QList<Erc20Transfer>> logs) {
         if (!logs)
-            return Q_EMIT requestFailed(run->requestId, logs.error().message);
+            return Q_EMIT requestFailed(run->requestId, Failure::wallet(logs.error()));
         run->transfers += *logs;
         if (qsizetype(run->recipientChunk + 1) * RecipientsPerQuery < run->recipients.size()) {
             ++run->recipientChunk;
@@ -169,7 +172,7 @@ void Erc20Backend::fetchBlocks(std::shared_ptr<PollRun> run)
             continue;
         m_client->blockByNumber(n, [this, run, n](RpcResult<Erc20Block> block) {
             if (!block)
-                return Q_EMIT requestFailed(run->requestId, block.error().message);
+                return Q_EMIT requestFailed(run->requestId, Failure::wallet(block.error()));
             run->blocks.insert(n, *block);
             fetchBlocks(run);
         });
@@ -198,22 +201,22 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
         // is gone. Nothing is reported; the next poll reads the new chain.
         if (block.hash != t.blockHash)
             return Q_EMIT requestFailed(run->requestId,
-                                        QStringLiteral("Ethereum node: block %1 changed during the poll (reorganisation); retrying")
-                                            .arg(t.blockNumber));
+                                        Failure::wallet(RpcError::Protocol, QStringLiteral("Ethereum node: block %1 changed during the poll (reorganisation); retrying")
+                                            .arg(t.blockNumber)));
         if (block.timestamp > MaxTimestamp)
-            return Q_EMIT requestFailed(run->requestId, QStringLiteral("Ethereum node: block %1 has an impossible timestamp %2")
-                                                             .arg(t.blockNumber).arg(block.timestamp));
+            return Q_EMIT requestFailed(run->requestId, Failure::wallet(RpcError::Protocol, QStringLiteral("Ethereum node: block %1 has an impossible timestamp %2")
+                                                             .arg(t.blockNumber).arg(block.timestamp)));
         if (t.blockNumber <= run->fromHeight || t.blockNumber > run->to)
-            return Q_EMIT requestFailed(run->requestId, QStringLiteral("Ethereum node: eth_getLogs answered block %1 outside %2-%3")
-                                                             .arg(t.blockNumber).arg(run->fromHeight + 1).arg(run->to));
+            return Q_EMIT requestFailed(run->requestId, Failure::wallet(RpcError::Protocol, QStringLiteral("Ethereum node: eth_getLogs answered block %1 outside %2-%3")
+                                                             .arg(t.blockNumber).arg(run->fromHeight + 1).arg(run->to)));
         const auto key = std::pair(t.txHash, t.logIndex);
         if (seen.contains(key))
             continue; // the same log answered twice (overlapping recipient chunks cannot, but be safe)
         seen.insert(key);
         const QString address = run->addresses.value(t.to);
         if (address.isEmpty())
-            return Q_EMIT requestFailed(run->requestId, QStringLiteral("Ethereum node: eth_getLogs answered a transfer to %1, "
-                                                                       "which is not a pool address").arg(t.to));
+            return Q_EMIT requestFailed(run->requestId, Failure::wallet(RpcError::Protocol, QStringLiteral("Ethereum node: eth_getLogs answered a transfer to %1, "
+                                                                       "which is not a pool address").arg(t.to)));
         if (!t.refusal.isEmpty()) {
             // One deposit that cannot be recorded must not hold back the others: it waits for a person.
             QuarantinedDeposit q;
@@ -254,7 +257,7 @@ void Erc20Backend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QLi
     }
     m_client->blockAt(*d.height, [this, requestId, left, done, d](RpcResult<std::optional<Erc20Block>> block) mutable {
         if (!block)
-            return Q_EMIT requestFailed(requestId, block.error().message);
+            return Q_EMIT requestFailed(requestId, Failure::wallet(block.error()));
         ChainEvidence e;
         // The node answers null for a block it does not have (a chain that is shorter, or lags): no proof.
         if (!*block)

@@ -25,7 +25,7 @@ public:
     // mainnet, so a new install does not read the token's whole history.
     static constexpr quint64 MaxBlocksPerPoll = 20000;
 
-    // `nam` belongs to the engine thread and must outlive the backend. config.extra1 is the token contract.
+    // `nam` belongs to the engine thread and must outlive the backend. config.tokenContract is the token contract.
     Erc20Backend(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                  QObject *parent = nullptr);
 
@@ -48,7 +48,7 @@ public:
     Erc20Client *client() { return m_client; }
 
     // The setup assistant's Test (erc20check.cpp): eth_chainId and eth_blockNumber (is it an Ethereum node,
-    // does the login work), web3_clientVersion, then the token: code at config.extra1, and decimals() equal
+    // does the login work), web3_clientVersion, then the token: code at config.tokenContract, and decimals() equal
     // to the asset's (6 for USDT), symbol() for the record.
     static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
                       QObject *context, ConnectionCheckDone done);

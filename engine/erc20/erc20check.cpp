@@ -27,7 +27,7 @@ struct Erc20Check : ConnectionCheckRun<Erc20Client>
     void ethCall(const QString &data, std::function<void(RpcResult<JsonValue>)> then)
     {
         JsonValue call = JsonValue::object();
-        call.insert(QStringLiteral("to"), JsonValue::string(config.extra1.trimmed()));
+        call.insert(QStringLiteral("to"), JsonValue::string(config.tokenContract.trimmed()));
         call.insert(QStringLiteral("data"), JsonValue::string(data));
         client->rpc()->call(QStringLiteral("eth_call"), JsonValue::array({call, JsonValue::string(QStringLiteral("latest"))}),
                             std::move(then));
@@ -61,9 +61,9 @@ void Erc20Backend::check(const AssetConfig &config, const QString &password, QNe
     if (!c->begin(config, Peer, std::move(done)))
         return;
     static const QRegularExpression contract(QStringLiteral("^0x[0-9a-fA-F]{40}$"));
-    if (!contract.match(config.extra1.trimmed()).hasMatch()) {
+    if (!contract.match(config.tokenContract.trimmed()).hasMatch()) {
         c->result.problem = ConnectionCheckResult::InvalidSetting;
-        c->result.detail = QStringLiteral("the token contract \"%1\" is not 0x followed by 40 hex digits").arg(config.extra1);
+        c->result.detail = QStringLiteral("the token contract \"%1\" is not 0x followed by 40 hex digits").arg(config.tokenContract);
         return c->done(c->result);
     }
     JsonRpcClient::Options options;
@@ -92,13 +92,13 @@ void Erc20Backend::check(const AssetConfig &config, const QString &password, QNe
             c->client->rpc()->call(QStringLiteral("web3_clientVersion"), JsonValue::array(), [c](RpcResult<JsonValue> version) {
                 if (version && version->type() == JsonValue::Type::String)
                     c->result.version = version->toString();
-                JsonValue params = JsonValue::array({JsonValue::string(c->config.extra1.trimmed()),
+                JsonValue params = JsonValue::array({JsonValue::string(c->config.tokenContract.trimmed()),
                                                      JsonValue::string(QStringLiteral("latest"))});
                 c->client->rpc()->call(QStringLiteral("eth_getCode"), params, [c](RpcResult<JsonValue> code) {
                     if (!code)
                         return c->fail(code.error());
                     if (code->toString().size() <= 2)
-                        return c->notAToken(QStringLiteral("no contract at %1 on chain %2").arg(c->config.extra1).arg(*c->result.chainId));
+                        return c->notAToken(QStringLiteral("no contract at %1 on chain %2").arg(c->config.tokenContract).arg(*c->result.chainId));
                     c->ethCall(DecimalsCall, [c](RpcResult<JsonValue> decimals) {
                         if (!decimals)
                             return c->notAToken(decimals.error().message);

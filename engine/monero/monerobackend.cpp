@@ -78,7 +78,7 @@ void MoneroBackend::allocateAddress(quint64 requestId, const QString &label)
 {
     m_client->createAddress(m_config.accountIndex, label, [this, requestId](RpcResult<MoneroNewAddress> result) {
         if (!result)
-            return Q_EMIT requestFailed(requestId, result.error().message);
+            return Q_EMIT requestFailed(requestId, Failure::wallet(result.error()));
         Q_EMIT addressAllocated(requestId, result->address, std::optional<quint64>(result->addressIndex));
     });
 }
@@ -89,7 +89,7 @@ void MoneroBackend::poll(quint64 requestId, quint64 fromHeight)
     // catching up (a rescan, a rebuilt cache): then it is more than a block or two behind.
     m_daemon->getInfo([this, requestId, fromHeight](RpcResult<MoneroDaemonInfo> info) {
         if (!info)
-            return Q_EMIT requestFailed(requestId, daemonFailure(m_config, info.error()));
+            return Q_EMIT requestFailed(requestId, Failure::wallet(info.error().kind, daemonFailure(m_config, info.error())));
         pollWallet(requestId, fromHeight, *info);
     });
 }
@@ -100,10 +100,10 @@ void MoneroBackend::pollWallet(quint64 requestId, quint64 fromHeight, const Mone
     // (a no-op refresh costs about one daemon round trip); get_transfers with pool:true scans the pool itself.
     m_client->refresh([this, requestId, fromHeight, info](RpcResult<MoneroRefreshResult> refreshed) {
         if (!refreshed)
-            return Q_EMIT requestFailed(requestId, refreshed.error().message);
+            return Q_EMIT requestFailed(requestId, Failure::wallet(refreshed.error()));
         m_client->getHeight([this, requestId, fromHeight, info](RpcResult<quint64> height) {
             if (!height)
-                return Q_EMIT requestFailed(requestId, height.error().message);
+                return Q_EMIT requestFailed(requestId, Failure::wallet(height.error()));
             const quint64 walletHeight = *height;
             // No cursor yet: a wallet with a long history is not read whole in one answer.
             const quint64 from = fromHeight == 0 ? firstPollFrom(m_config.startHeight, walletHeight, std::chrono::seconds(120))
@@ -118,13 +118,13 @@ void MoneroBackend::pollWallet(quint64 requestId, quint64 fromHeight, const Mone
             query.minHeight = from;
             m_client->getTransfers(query, [this, requestId, from, walletHeight, info](RpcResult<MoneroTransfers> transfers) {
                 if (!transfers)
-                    return Q_EMIT requestFailed(requestId, transfers.error().message);
+                    return Q_EMIT requestFailed(requestId, Failure::wallet(transfers.error()));
                 const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)")
                                         .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
                 auto snapshot = buildSnapshot(*transfers, from, walletHeight, m_config.accountIndex,
                                               QDateTime::currentSecsSinceEpoch(), who);
                 if (!snapshot)
-                    return Q_EMIT requestFailed(requestId, snapshot.error().message);
+                    return Q_EMIT requestFailed(requestId, Failure::wallet(snapshot.error()));
                 snapshot->nodeHeight = info.height;
                 if (info.busySyncing || !info.synchronized || info.targetHeight > info.height) {
                     snapshot->nodeSyncing = true;
@@ -150,12 +150,13 @@ void MoneroBackend::addTip(quint64 requestId, WalletSnapshot snapshot)
             // the node vouches for, so no tip time; the horizon stays where it was.
             if (aheadOfNode && tip.error().kind == RpcError::Rpc)
                 return Q_EMIT polled(requestId, snapshot);
-            return Q_EMIT requestFailed(requestId, tip.error().kind == RpcError::Rpc ? tip.error().message
-                                                                                      : daemonFailure(m_config, tip.error()));
+            return Q_EMIT requestFailed(requestId, tip.error().kind == RpcError::Rpc
+                                                       ? Failure::wallet(tip.error())
+                                                       : Failure::wallet(tip.error().kind, daemonFailure(m_config, tip.error())));
         }
         if (tip->timestamp > MaxTimestamp)
-            return Q_EMIT requestFailed(requestId, QStringLiteral("Monero daemon RPC: block %1 has an impossible timestamp %2")
-                                                       .arg(tip->height).arg(tip->timestamp));
+            return Q_EMIT requestFailed(requestId, Failure::wallet(RpcError::Protocol, QStringLiteral("Monero daemon RPC: block %1 has an impossible timestamp %2")
+                                                       .arg(tip->height).arg(tip->timestamp)));
         snapshot.tipHash = tip->hash;
         snapshot.tipTime = TimePoint(std::chrono::milliseconds(qint64(tip->timestamp) * 1000));
         Q_EMIT polled(requestId, snapshot);
@@ -170,8 +171,9 @@ void MoneroBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit
             txids << QString::fromStdString(d.key.txid);
     m_daemon->getTransactions(txids, [this, requestId, deposits](RpcResult<QHash<QString, MoneroTxStatus>> known) {
         if (!known)
-            return Q_EMIT requestFailed(requestId, known.error().kind == RpcError::Rpc ? known.error().message
-                                                                                        : daemonFailure(m_config, known.error()));
+            return Q_EMIT requestFailed(requestId, known.error().kind == RpcError::Rpc
+                                                       ? Failure::wallet(known.error())
+                                                       : Failure::wallet(known.error().kind, daemonFailure(m_config, known.error())));
         QList<ChainEvidence> evidence;
         for (const VanishedDeposit &d : deposits) {
             const MoneroTxStatus status = known->value(QString::fromStdString(d.key.txid));
@@ -191,10 +193,10 @@ void MoneroBackend::listIncoming(quint64 requestId)
 {
     m_client->refresh([this, requestId](RpcResult<MoneroRefreshResult> refreshed) {
         if (!refreshed)
-            return Q_EMIT requestFailed(requestId, refreshed.error().message);
+            return Q_EMIT requestFailed(requestId, Failure::wallet(refreshed.error()));
         m_client->getHeight([this, requestId](RpcResult<quint64> height) {
             if (!height)
-                return Q_EMIT requestFailed(requestId, height.error().message);
+                return Q_EMIT requestFailed(requestId, Failure::wallet(height.error()));
             MoneroTransferQuery query;
             query.in = true;
             query.pool = true;
@@ -202,7 +204,7 @@ void MoneroBackend::listIncoming(quint64 requestId)
             const quint64 walletHeight = *height;
             m_client->getTransfers(query, [this, requestId, walletHeight](RpcResult<MoneroTransfers> transfers) {
                 if (!transfers)
-                    return Q_EMIT requestFailed(requestId, transfers.error().message);
+                    return Q_EMIT requestFailed(requestId, Failure::wallet(transfers.error()));
                 const QString who = QStringLiteral("Monero wallet RPC %1 (get_transfers)")
                                         .arg(QUrl(m_config.walletRpcUrl).toString(QUrl::RemoveUserInfo));
                 // The same rules as a poll (one entry per deposit key, pool duplicates of mined entries
@@ -210,7 +212,7 @@ void MoneroBackend::listIncoming(quint64 requestId)
                 auto snapshot = buildSnapshot(*transfers, 0, walletHeight, m_config.accountIndex,
                                               QDateTime::currentSecsSinceEpoch(), who);
                 if (!snapshot)
-                    return Q_EMIT requestFailed(requestId, snapshot.error().message);
+                    return Q_EMIT requestFailed(requestId, Failure::wallet(snapshot.error()));
                 Q_EMIT incomingListed(requestId, snapshot->transfers);
             });
         });

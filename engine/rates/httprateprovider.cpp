@@ -1,10 +1,11 @@
 #include "httprateprovider.h"
 
+#include "replylimits.h"
+
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
-#include <QTimer>
 #include <QUrlQuery>
 
 namespace sd {
@@ -12,20 +13,6 @@ namespace sd {
 namespace {
 
 constexpr qint64 MaxBodyBytes = 1024 * 1024; // a ticker answer is a few hundred bytes
-
-QString excerpt(const QByteArray &body)
-{
-    QString text = QString::fromUtf8(body.left(160)).simplified();
-    if (body.size() > 160)
-        text += QStringLiteral("...");
-    return text;
-}
-
-bool looksLikeHtml(const QByteArray &body)
-{
-    const QByteArray start = body.trimmed().left(64).toLower();
-    return start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith('<');
-}
 
 } // namespace
 
@@ -63,19 +50,9 @@ void HttpRateProvider::get(quint64 requestId, const QString &path, const QUrlQue
     QNetworkReply *reply = m_nam->get(request);
     m_pending.insert(reply, Pending{requestId, what, std::move(handle), false});
 
-    // A hard deadline for the whole exchange (a transfer timeout only bounds inactivity).
-    auto *timer = new QTimer(reply);
-    timer->setSingleShot(true);
-    connect(timer, &QTimer::timeout, this, [this, reply] {
-        if (auto it = m_pending.find(reply); it != m_pending.end()) {
+    limitReply(reply, this, m_timeoutMs, MaxBodyBytes, [this, reply](ReplyLimit limit) {
+        if (auto it = m_pending.find(reply); it != m_pending.end() && limit == ReplyLimit::Deadline)
             it->timedOut = true;
-            reply->abort();
-        }
-    });
-    timer->start(m_timeoutMs);
-    connect(reply, &QNetworkReply::downloadProgress, this, [reply](qint64 received, qint64) {
-        if (received > MaxBodyBytes)
-            reply->abort();
     });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
@@ -100,14 +77,14 @@ void HttpRateProvider::onFinished(QNetworkReply *reply)
         const QString reason = reply->attribute(QNetworkRequest::HttpReasonPhraseAttribute).toString();
         return fail(pending.requestId, QStringLiteral("%1: HTTP %2 %3%4")
                                            .arg(who).arg(status)
-                                           .arg(reason, body.isEmpty() ? QString() : QStringLiteral(": ") + excerpt(body)));
+                                           .arg(reason, body.isEmpty() ? QString() : QStringLiteral(": ") + bodyExcerpt(body)));
     }
     if (reply->error() != QNetworkReply::NoError)
         return fail(pending.requestId, QStringLiteral("%1: %2").arg(who, reply->errorString()));
     auto json = parseJson(body);
     if (!json) {
         if (looksLikeHtml(body))
-            return fail(pending.requestId, QStringLiteral("%1: answered HTML instead of JSON: %2").arg(who, excerpt(body)));
+            return fail(pending.requestId, QStringLiteral("%1: answered HTML instead of JSON: %2").arg(who, bodyExcerpt(body)));
         return fail(pending.requestId, QStringLiteral("%1: %2").arg(who, json.error().message));
     }
     Response response;

@@ -1,5 +1,6 @@
 #include "addressvalidator.h"
 
+#include "base58.h"
 #include "keccak.h"
 
 #include <QByteArray>
@@ -14,17 +15,7 @@ namespace sd {
 
 namespace {
 
-const char Base58Alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-
-int base58Digit(QChar c)
-{
-    if (c.unicode() > 127)
-        return -1;
-    for (int i = 0; i < 58; ++i)
-        if (Base58Alphabet[i] == char(c.unicode()))
-            return i;
-    return -1;
-}
+int base58Digit(QChar c) { return sd::base58Digit(c.unicode()); }
 
 AddressVerdict bad(const QString &error) { return {false, QString(), error}; }
 AddressVerdict good(const QString &kind) { return {true, kind, QString()}; }

@@ -9,8 +9,8 @@ namespace sd {
 
 using Keccak256Digest = std::array<std::uint8_t, 32>;
 
-// The 32-byte Keccak-256 digest of `data` (Qt's QCryptographicHash::Keccak_256 exists, but this file keeps
-// the address checks free of Qt and pins the exact variant with its own test vectors).
+// The 32-byte Keccak-256 digest of `data`: Qt's QCryptographicHash::Keccak_256 (the original padding), pinned
+// by tst_addressvalidator's known-answer vectors.
 Keccak256Digest keccak256(std::span<const std::uint8_t> data);
 
 } // namespace sd

@@ -1,4 +1,5 @@
 #include "pdfreport.h"
+#include "qtext.h"
 
 #include <QFontMetricsF>
 #include <QGlyphRun>
@@ -16,7 +17,6 @@ namespace {
 constexpr int Dpi = 300;
 constexpr qreal mm(qreal v) { return v * Dpi / 25.4; }
 
-QString sv(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // Free text on one line: control characters (newlines in order references) become spaces.
 QString oneLine(const QString &text)
@@ -206,7 +206,7 @@ QString PdfReport::tableLine(const InvoiceLine &l)
     return QStringList{cell(QString::number(l.id), WId, true),
                        cell(oneLine(l.orderRef), WOrder, false, true),
                        cell(l.asset, WAsset, false),
-                       cell(sv(name(l.state)), WState, false),
+                       cell(toQString(name(l.state)), WState, false),
                        cell(fiat, WFiat, true),
                        cell(QString::fromLatin1(unitsText(l.due, l.decimals)), WAmount, true),
                        cell(QString::fromLatin1(unitsText(l.received, l.decimals)), WAmount, true),
@@ -260,8 +260,8 @@ QString PdfReport::refundLine(const RefundItem &item)
     const int decimals = assetDecimals(item.asset);
     return QStringList{cell(QString::number(item.id), 6, true),
                        cell(item.invoiceId ? QString::number(*item.invoiceId) : QStringLiteral("-"), 8, true),
-                       cell(item.asset, 5, false), cell(sv(name(item.reason)), 17, false),
-                       cell(sv(name(item.status)), 9, false),
+                       cell(item.asset, 5, false), cell(toQString(name(item.reason)), 17, false),
+                       cell(toQString(name(item.status)), 9, false),
                        cell(QString::fromLatin1(unitsText(item.amount, decimals)), 19, true),
                        cell(item.status == RefundStatus::Refunded ? QString::fromLatin1(unitsText(item.fee, decimals))
                                                                   : QString(),
@@ -341,7 +341,7 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
     l.text(l.body, QStringLiteral("Invoices created %1 (UTC)").arg(m_request.describeRange()));
     l.text(l.body, QStringLiteral("Asset: %1    State: %2")
                        .arg(m_request.asset.isEmpty() ? QStringLiteral("all") : m_request.asset,
-                            m_request.state ? sv(name(*m_request.state)) : QStringLiteral("all")));
+                            m_request.state ? toQString(name(*m_request.state)) : QStringLiteral("all")));
     l.text(l.body, QStringLiteral("Generated %1 by Settledesk    Invoices in the report: %2")
                        .arg(QString::fromLatin1(isoUtcText(m_generatedAt)))
                        .arg(totals.invoiceCount()),
@@ -402,7 +402,7 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
     for (const InvoiceTotal &t : totals.invoiceTotals()) {
         const QString fiat = t.fiatCurrency.isEmpty() ? QStringLiteral("(crypto-priced)")
                                                       : QString::fromStdString(t.fiat.toString()) + QLatin1Char(' ') + t.fiatCurrency;
-        l.text(l.mono, line({cell(t.asset, 5, false), cell(sv(name(t.state)), 17, false),
+        l.text(l.mono, line({cell(t.asset, 5, false), cell(toQString(name(t.state)), 17, false),
                              cell(QString::number(t.count), 9, true), cell(fiat, 22, true),
                              cell(units(t.due, t.decimals), 24, true), cell(units(t.received, t.decimals), 24, true),
                              cell(units(t.surplus, t.decimals), 24, true)}));
@@ -420,7 +420,7 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
                                  cell(QStringLiteral("Items"), 7, true), cell(QStringLiteral("Amount"), 24, true),
                                  cell(QStringLiteral("Network fees"), 24, true)}));
         for (const RefundTotal &t : refunds)
-            l.text(l.mono, line({cell(t.asset, 5, false), cell(sv(name(t.movement)), 10, false),
+            l.text(l.mono, line({cell(t.asset, 5, false), cell(toQString(name(t.movement)), 10, false),
                                  cell(QString::number(t.count), 7, true), cell(units(t.amount, t.decimals), 24, true),
                                  cell(t.movement == RefundMovement::Refunded ? units(t.fee, t.decimals) : QString(), 24, true)}));
     }

@@ -1,4 +1,5 @@
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include "asset.h"
 #include "decimal.h"
@@ -27,7 +28,6 @@ const QString RefundColumns = QStringLiteral(
     "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
     " fee, built_tx, note, group_id, key_images, unwatched_from, unwatched_to");
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 
 std::optional<qint64> optionalId(const QVariant &v)
@@ -50,7 +50,7 @@ QString filterWhere(const InvoiceFilter &f, Dialect dialect, Binds &binds)
     QStringList where;
     if (f.state) {
         where << QStringLiteral("state = :f_state");
-        binds.append({QStringLiteral(":f_state"), qs(name(*f.state))});
+        binds.append({QStringLiteral(":f_state"), toQString(name(*f.state))});
     }
     if (!f.asset.isEmpty()) {
         where << QStringLiteral("asset = :f_asset");
@@ -526,7 +526,7 @@ StoreResult<qint64> SqlStore::createInvoice(const NewInvoice &in, TimePoint now)
              {QStringLiteral(":created_at"), toMs(t.createdAt)},
              {QStringLiteral(":quote"), toMs(t.quoteExpiresAt)},
              {QStringLiteral(":grace"), toMs(t.graceExpiresAt)},
-             {QStringLiteral(":state"), qs(name(InvoiceState::AwaitingPayment))},
+             {QStringLiteral(":state"), toQString(name(InvoiceState::AwaitingPayment))},
              {QStringLiteral(":updated_at"), toMs(now)},
              {QStringLiteral(":fiat_micros"), qint64(std::min<quint64>(fiatMicros, INT64_MAX))}});
         if (!row)
@@ -609,7 +609,8 @@ StoreResult<QList<InvoiceEventRecord>> SqlStore::invoiceEvents(qint64 invoiceId)
     return out;
 }
 
-StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex)
+StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex,
+                                              TimePoint now)
 {
     if (address.isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty address")});
@@ -631,7 +632,7 @@ StoreResult<void> SqlStore::setInvoiceAddress(qint64 id, const QString &address,
             QStringLiteral("UPDATE invoices SET address = :address, address_index = :idx, updated_at = :now WHERE id = :id"),
             {{QStringLiteral(":address"), address},
              {QStringLiteral(":idx"), addressIndex ? QVariant(qint64(*addressIndex)) : QVariant(QMetaType::fromType<qlonglong>())},
-             {QStringLiteral(":now"), QDateTime::currentMSecsSinceEpoch()},
+             {QStringLiteral(":now"), toMs(now)},
              {QStringLiteral(":id"), id}});
         if (!updated)
             return std::unexpected(updated.error());
@@ -708,7 +709,7 @@ StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> sta
     // Oldest first: it is a queue.
     if (status)
         return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
-                            {{QStringLiteral(":status"), qs(name(*status))}});
+                            {{QStringLiteral(":status"), toQString(name(*status))}});
     return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
 }
 
@@ -959,7 +960,7 @@ StoreResult<std::optional<qint64>> SqlStore::invoiceWithAddress(const QString &a
     return std::optional<qint64>((*row)->value(0).toLongLong());
 }
 
-StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
+StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor, TimePoint now)
 {
     if (cursor.backend.isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
@@ -974,7 +975,7 @@ StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor)
             {{QStringLiteral(":b"), cursor.backend},
              {QStringLiteral(":h"), qint64(cursor.height)},
              {QStringLiteral(":hash"), text(cursor.blockHash)},
-             {QStringLiteral(":at"), QDateTime::currentMSecsSinceEpoch()}});
+             {QStringLiteral(":at"), toMs(now)}});
         if (!done)
             return std::unexpected(done.error());
         return {};

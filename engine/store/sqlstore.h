@@ -53,7 +53,8 @@ public:
     StoreResult<QList<InvoiceRecord>> invoices(const InvoiceFilter &filter) override;
     StoreResult<int> countInvoices(const InvoiceFilter &filter) override;
     StoreResult<QList<InvoiceEventRecord>> invoiceEvents(qint64 invoiceId) override;
-    StoreResult<void> setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex) override;
+    StoreResult<void> setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex,
+                                        TimePoint now) override;
 
     StoreResult<RecordOutcome> recordObservation(const Observation &observation, TimePoint now) override;
     StoreResult<QList<RecordOutcome>> recordObservations(const QList<Observation> &observations, TimePoint now) override;
@@ -78,7 +79,7 @@ public:
     StoreResult<QList<AuditEntry>> auditLog(int limit) override;
 
     StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) override;
-    StoreResult<void> setCursor(const WalletCursor &cursor) override;
+    StoreResult<void> setCursor(const WalletCursor &cursor, TimePoint now) override;
     StoreResult<WalletCursor> completePoll(const CompletedPoll &poll) override;
     StoreResult<QList<CoverageInterval>> coverage(const QString &asset) override;
 

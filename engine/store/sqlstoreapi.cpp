@@ -3,6 +3,7 @@
 // the API's own changes (a new checkout, a manual mark, an unchosen checkout's expiry) here, each in the
 // change's transaction.
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,12 +11,12 @@
 #include <QSqlRecord>
 
 #include <array>
+#include <type_traits>
 
 namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QVariant nullLong() { return QVariant(QMetaType::fromType<qlonglong>()); }
 QDateTime timeOf(const QVariant &v) { return v.isNull() ? QDateTime() : toQDateTime(fromMs(v.toLongLong())); }
 
@@ -28,7 +29,7 @@ constexpr std::array<std::pair<DeliveryStatus, std::string_view>, 3> DeliverySta
 DeliveryStatus parseDeliveryStatus(const QString &text)
 {
     for (const auto &[s, n] : DeliveryStatusNames)
-        if (text == qs(n))
+        if (text == toQString(n))
             return s;
     return DeliveryStatus::Pending;
 }
@@ -110,6 +111,20 @@ DeliveryRecord deliveryFromRow(const QSqlRecord &r)
     d.lastDurationMs = int(r.value(16).toLongLong());
     d.deliveredAt = timeOf(r.value(17));
     return d;
+}
+
+// The rows of a SELECT mapped one by one with `fromRow`, in their order; or the SELECT's error.
+template<typename FromRow>
+auto mapRows(const StoreResult<QList<QSqlRecord>> &rows, FromRow fromRow)
+    -> StoreResult<QList<std::invoke_result_t<FromRow, const QSqlRecord &>>>
+{
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<std::invoke_result_t<FromRow, const QSqlRecord &>> out;
+    out.reserve(rows->size());
+    for (const QSqlRecord &r : *rows)
+        out << fromRow(r);
+    return out;
 }
 
 ApiKeyRecord keyFromRow(const QSqlRecord &r)
@@ -229,12 +244,7 @@ StoreResult<std::optional<ApiKeyRecord>> SqlStore::apiKeyByHash(const QByteArray
 StoreResult<QList<ApiKeyRecord>> SqlStore::apiKeys()
 {
     auto rows = m_session.select(QStringLiteral("SELECT id, prefix, label, permissions, created_at, revoked_at FROM api_keys ORDER BY id"));
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<ApiKeyRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << keyFromRow(r);
-    return out;
+    return mapRows(rows, keyFromRow);
 }
 
 StoreResult<std::optional<ApiKeyRecord>> SqlStore::findKey(const QString &which)
@@ -446,12 +456,7 @@ StoreResult<QList<CheckoutRecord>> SqlStore::checkouts(const QString &storeId, c
                                                 " WHERE %2 ORDER BY c.created_at DESC, c.id DESC LIMIT :take OFFSET :skip")
                                      .arg(prefixed.join(QStringLiteral(", ")), where.join(QStringLiteral(" AND "))),
                                  binds);
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<CheckoutRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << checkoutFromRow(r);
-    return out;
+    return mapRows(rows, checkoutFromRow);
 }
 
 StoreResult<void> SqlStore::markCheckout(const QString &id, CheckoutMark expected, CheckoutMark to, const CheckoutEvent &event,
@@ -459,21 +464,21 @@ StoreResult<void> SqlStore::markCheckout(const QString &id, CheckoutMark expecte
 {
     return m_session.write([&]() -> StoreResult<void> {
         auto done = m_session.execute(QStringLiteral("UPDATE api_checkouts SET mark = :to, updated_at = :now WHERE id = :id AND mark = :from"),
-                                      {{QStringLiteral(":to"), qs(name(to))},
+                                      {{QStringLiteral(":to"), toQString(name(to))},
                                        {QStringLiteral(":now"), toMs(now)},
                                        {QStringLiteral(":id"), id},
-                                       {QStringLiteral(":from"), qs(name(expected))}});
+                                       {QStringLiteral(":from"), toQString(name(expected))}});
         if (!done)
             return std::unexpected(done.error());
         if (*done != 1)
             return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1 changed meanwhile: read it again").arg(id)));
         if (auto a = audit(now, actor, QStringLiteral("api_invoice.mark"), QStringLiteral("checkout:%1").arg(id),
-                           QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(expected))), QStringLiteral("{\"mark\":\"%1\"}").arg(qs(name(to))));
+                           QStringLiteral("{\"mark\":\"%1\"}").arg(toQString(name(expected))), QStringLiteral("{\"mark\":\"%1\"}").arg(toQString(name(to))));
             !a)
             return std::unexpected(a.error());
         auto ev = m_session.execute(QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, amount, flags, at)"
                                                    " SELECT id, invoice_id, :type, :amount, :flags, :at FROM api_checkouts WHERE id = :id"),
-                                    {{QStringLiteral(":type"), qs(name(event.type))},
+                                    {{QStringLiteral(":type"), toQString(name(event.type))},
                                      {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), 0)},
                                      {QStringLiteral(":flags"), qint64((event.overPaid ? 2 : 0) | (event.manuallyMarked ? 8 : 0))},
                                      {QStringLiteral(":at"), toMs(now)},
@@ -551,12 +556,7 @@ StoreResult<QList<WebhookRecord>> SqlStore::webhooks(const QString &storeId)
     auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_webhooks WHERE store_id = :s OR :all = 1 ORDER BY created_at, id")
                                      .arg(WebhookColumns),
                                  {{QStringLiteral(":s"), storeId}, {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<WebhookRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << webhookFromRow(r);
-    return out;
+    return mapRows(rows, webhookFromRow);
 }
 
 StoreResult<WebhookRecord> SqlStore::webhook(const QString &storeId, const QString &id)
@@ -753,17 +753,12 @@ StoreResult<QList<DeliveryRecord>> SqlStore::dueDeliveries(TimePoint now, int li
     QStringList cols;
     for (const QString &c : DeliveryColumns.split(QStringLiteral(", ")))
         cols << QStringLiteral("d.") + c.trimmed();
-    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
-                                                " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
-                                                " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
-                                     .arg(cols.join(QStringLiteral(", "))),
-                                 {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << deliveryFromRow(r);
-    return out;
+    return mapRows(m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries d JOIN api_webhooks w ON w.id = d.webhook_id"
+                                                   " WHERE d.status = 'pending' AND d.next_attempt_at <= :now AND w.enabled = 1"
+                                                   " ORDER BY d.next_attempt_at, d.seq LIMIT :limit")
+                                        .arg(cols.join(QStringLiteral(", "))),
+                                    {{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":limit"), limit}}),
+                   deliveryFromRow);
 }
 
 StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
@@ -797,7 +792,7 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
                 QStringLiteral("UPDATE api_deliveries SET status = :status, attempts = attempts + 1, next_attempt_at = :next,"
                                " last_attempt_at = :at, last_http_status = :http, last_error = :error, last_duration_ms = :ms,"
                                " delivered_at = :delivered WHERE seq = :seq AND status = 'pending'"),
-                {{QStringLiteral(":status"), qs(name(r.status))},
+                {{QStringLiteral(":status"), toQString(name(r.status))},
                  {QStringLiteral(":next"), r.nextAttempt ? QVariant(toMs(*r.nextAttempt)) : nullLong()},
                  {QStringLiteral(":at"), toMs(at)},
                  {QStringLiteral(":http"), a.httpStatus},
@@ -824,16 +819,12 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
 
 StoreResult<QList<DeliveryRecord>> SqlStore::deliveries(const QString &webhookId, int count)
 {
-    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
-                                     .arg(DeliveryColumns),
-                                 {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
-                                  {QStringLiteral(":n"), count}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryRecord> out;
-    for (const QSqlRecord &r : *rows)
-        out << deliveryFromRow(r);
-    return out;
+    return mapRows(
+        m_session.select(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w OR :all = 1 ORDER BY seq DESC LIMIT :n")
+                             .arg(DeliveryColumns),
+                         {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":all"), webhookId.isEmpty() ? 1 : 0},
+                          {QStringLiteral(":n"), count}}),
+        deliveryFromRow);
 }
 
 StoreResult<DeliveryRecord> SqlStore::delivery(const QString &webhookId, const QString &deliveryId)
@@ -852,12 +843,9 @@ StoreResult<QList<DeliveryAttempt>> SqlStore::deliveryAttempts(qint64 seq)
     auto rows = m_session.select(QStringLiteral("SELECT at, http_status, error, duration_ms FROM api_delivery_attempts"
                                                 " WHERE delivery_seq = :s ORDER BY id"),
                                  {{QStringLiteral(":s"), seq}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<DeliveryAttempt> out;
-    for (const QSqlRecord &r : *rows)
-        out << DeliveryAttempt{timeOf(r.value(0)), int(r.value(1).toLongLong()), r.value(2).toString(), int(r.value(3).toLongLong())};
-    return out;
+    return mapRows(rows, [](const QSqlRecord &r) {
+        return DeliveryAttempt{timeOf(r.value(0)), int(r.value(1).toLongLong()), r.value(2).toString(), int(r.value(3).toLongLong())};
+    });
 }
 
 } // namespace sd

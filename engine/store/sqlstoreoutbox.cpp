@@ -4,12 +4,12 @@
 // this file only writes them. An invoice with no checkout above it (created in the dashboard or the CLI)
 // gets no rows: the INSERT ... SELECT finds no checkout.
 #include "sqlstore.h"
+#include "qtext.h"
 
 namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 } // namespace
 
@@ -26,7 +26,7 @@ StoreResult<void> SqlStore::writeOutbox(qint64 invoiceId, const std::vector<Chec
                            " SELECT id, :invoice, :type, :txid, :output, :amount, :flags, :at FROM api_checkouts"
                            " WHERE invoice_id = :invoice2"),
             {{QStringLiteral(":invoice"), invoiceId},
-             {QStringLiteral(":type"), qs(name(e.type))},
+             {QStringLiteral(":type"), toQString(name(e.type))},
              {QStringLiteral(":txid"), e.deposit ? QString::fromStdString(e.deposit->txid) : QStringLiteral("")},
              {QStringLiteral(":output"), e.deposit ? QString::fromStdString(e.deposit->output) : QStringLiteral("")},
              {QStringLiteral(":amount"), encodeAtomic(m_session.dialect(), e.amount)},

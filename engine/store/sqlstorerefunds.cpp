@@ -2,6 +2,7 @@
 // approving at once cannot both win) and an audit row in the same transaction, and the one manual override
 // of the state machine, applying held money to its invoice.
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -13,7 +14,6 @@ namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 QString action(RefundStatus from, RefundStatus to)
 {
@@ -25,15 +25,15 @@ QString action(RefundStatus from, RefundStatus to)
     case RefundStatus::Dismissed: return QStringLiteral("refund.dismiss");
     case RefundStatus::Pending: break;
     }
-    return QStringLiteral("refund.") + qs(name(to));
+    return QStringLiteral("refund.") + toQString(name(to));
 }
 
 QString json(const RefundItem &r)
 {
     QJsonObject o;
     o.insert(QStringLiteral("id"), r.id);
-    o.insert(QStringLiteral("status"), qs(name(r.status)));
-    o.insert(QStringLiteral("reason"), qs(name(r.reason)));
+    o.insert(QStringLiteral("status"), toQString(name(r.status)));
+    o.insert(QStringLiteral("reason"), toQString(name(r.reason)));
     o.insert(QStringLiteral("asset"), r.asset);
     o.insert(QStringLiteral("amount"), QString::number(r.amount)); // text: JSON numbers are doubles
     if (r.invoiceId)
@@ -151,7 +151,7 @@ StoreResult<RefundItem> SqlStore::advanceLocked(const RefundItem &item, RefundSt
     if (!refundMoveAllowed(from, to))
         return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is %2; it cannot become %3")
                                                                         .arg(id)
-                                                                        .arg(qs(name(from)), qs(name(to)))));
+                                                                        .arg(toQString(name(from)), toQString(name(to)))));
     // What the decision was made on: the amount the merchant confirmed, and money that cannot vanish any more.
     if (move.guard.amount && *move.guard.amount != item.amount)
         return std::unexpected(m_session.fail(StoreError::Conflict,
@@ -204,7 +204,7 @@ StoreResult<RefundItem> SqlStore::advanceLocked(const RefundItem &item, RefundSt
         QStringLiteral("UPDATE refund_items SET status = :to, refund_address = :address, payout_txid = :payout, fee = :fee,"
                        " built_tx = :built, key_images = :keys, note = :note, group_id = :group, updated_at = :now"
                        " WHERE id = :id AND status = :from AND amount = :amount"),
-        {{QStringLiteral(":to"), qs(name(to))},
+        {{QStringLiteral(":to"), toQString(name(to))},
          {QStringLiteral(":address"), text(next.refundAddress)},
          {QStringLiteral(":payout"), text(next.payoutTxid)},
          {QStringLiteral(":fee"), encodeAtomic(d, next.fee)},
@@ -214,7 +214,7 @@ StoreResult<RefundItem> SqlStore::advanceLocked(const RefundItem &item, RefundSt
          {QStringLiteral(":group"), next.groupId ? QVariant(*next.groupId) : QVariant(QMetaType::fromType<qlonglong>())},
          {QStringLiteral(":now"), toMs(now)},
          {QStringLiteral(":id"), id},
-         {QStringLiteral(":from"), qs(name(from))},
+         {QStringLiteral(":from"), toQString(name(from))},
          {QStringLiteral(":amount"), encodeAtomic(d, item.amount)}});
     if (!changed)
         return std::unexpected(changed.error());
@@ -256,7 +256,7 @@ StoreResult<QList<RefundItem>> SqlStore::rebuildRefunds(const QList<RefundMove> 
                                                       QStringLiteral("refund item %1 is %2 with transaction %3, not the stored %4: "
                                                                      "the item changed, check again")
                                                           .arg(item.id)
-                                                          .arg(qs(name(item.status)), item.payoutTxid, oldTxid)));
+                                                          .arg(toQString(name(item.status)), item.payoutTxid, oldTxid)));
             if (m->guard.amount && *m->guard.amount != item.amount)
                 return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 changed: check again").arg(item.id)));
             const RefundItem &u = m->update;
@@ -312,7 +312,7 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
                                                   QStringLiteral("only late or underpaid_expired money can be applied to its "
                                                                  "invoice (refund item %1 is %2)")
                                                       .arg(refundId)
-                                                      .arg(qs(name(first->reason)))));
+                                                      .arg(toQString(name(first->reason)))));
         if (!first->invoiceId)
             return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refund item %1 has no invoice").arg(refundId)));
         const qint64 invoiceId = *first->invoiceId;
@@ -325,7 +325,7 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
         if (item->status != RefundStatus::Pending)
             return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is %2, not pending")
                                                                             .arg(refundId)
-                                                                            .arg(qs(name(item->status)))));
+                                                                            .arg(toQString(name(item->status)))));
         if (item->groupId)
             return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is part of a refund").arg(refundId)));
         auto record = loadInvoice(invoiceId, false);
@@ -378,7 +378,7 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
             return std::unexpected(settled.error());
         QString why = QStringLiteral("manual_settlement: refund item %1 (%2, %3 atomic units) applied by %4")
                           .arg(refundId)
-                          .arg(qs(name(item->reason)))
+                          .arg(toQString(name(item->reason)))
                           .arg(item->amount)
                           .arg(actor);
         if (!counted.isEmpty())
@@ -404,7 +404,7 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
             return std::unexpected(planned.error());
         QJsonObject before;
         before.insert(QStringLiteral("invoice"), invoiceId);
-        before.insert(QStringLiteral("state"), qs(name(from)));
+        before.insert(QStringLiteral("state"), toQString(name(from)));
         before.insert(QStringLiteral("received"), QString::number(record->invoice.received()));
         before.insert(QStringLiteral("required"), QString::number(record->invoice.terms.required));
         before.insert(QStringLiteral("refund"), QJsonDocument::fromJson(json(*item).toUtf8()).object());

@@ -4,6 +4,7 @@
 // and by no other item; an underpaid_expired invoice's counted money is held by its underpaid_expired item;
 // a settled invoice's refundable surplus by its overpaid items.
 #include "sqlstore.h"
+#include "qtext.h"
 
 #include <QHash>
 
@@ -11,7 +12,6 @@ namespace sd {
 
 namespace {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString keyText(const DepositRecord &d)
 {
     return d.asset + u':' + QString::fromStdString(d.deposit.key.txid + ':' + d.deposit.key.output);
@@ -101,7 +101,7 @@ StoreResult<QStringList> SqlStore::verify()
                     break;
                 }
                 if (item->reason != RefundReason::Late && item->reason != RefundReason::Unmatched)
-                    report(QStringLiteral("orphaned deposit %1 is held by a %2 item").arg(key, qs(name(item->reason))));
+                    report(QStringLiteral("orphaned deposit %1 is held by a %2 item").arg(key, toQString(name(item->reason))));
                 if (item->invoiceId != d->invoiceId)
                     report(QStringLiteral("orphaned deposit %1 and its refund item %2 name different invoices").arg(key).arg(item->id));
                 auto sum = checkedAdd(heldByItem.value(item->id), d->deposit.amount);
@@ -123,9 +123,9 @@ StoreResult<QStringList> SqlStore::verify()
             const Atomic held = heldByItem.value(item.id);
             if (item.status == RefundStatus::Pending ? held != item.amount || held == 0 : held > item.amount)
                 report(QStringLiteral("%1 refund item %2 (%3) is for %4 but holds deposits of %5")
-                           .arg(qs(name(item.reason)))
+                           .arg(toQString(name(item.reason)))
                            .arg(item.id)
-                           .arg(qs(name(item.status)))
+                           .arg(toQString(name(item.status)))
                            .arg(item.amount)
                            .arg(held));
             // Every txid an undecided or refunded item lists is held by that item and no other (an item emptied
@@ -139,18 +139,18 @@ StoreResult<QStringList> SqlStore::verify()
                     report(holders.isEmpty()
                                ? QStringLiteral("refund item %1 (%2) lists deposit %3, which no deposit of it has")
                                      .arg(item.id)
-                                     .arg(qs(name(item.status)), txid)
+                                     .arg(toQString(name(item.status)), txid)
                                : QStringLiteral("refund item %1 (%2) lists deposit %3, but refund item %4 holds it: it could be "
                                                 "refunded twice")
                                      .arg(item.id)
-                                     .arg(qs(name(item.status)), txid)
+                                     .arg(toQString(name(item.status)), txid)
                                      .arg(holders.first()));
                 }
             }
             if ((item.reason == RefundReason::Unmatched) != !item.invoiceId)
                 report(QStringLiteral("refund item %1: reason %2 with%3 an invoice")
                            .arg(item.id)
-                           .arg(qs(name(item.reason)), item.invoiceId ? QString() : QStringLiteral("out")));
+                           .arg(toQString(name(item.reason)), item.invoiceId ? QString() : QStringLiteral("out")));
         }
 
         // Invoices: stored totals equal their counted deposits; closed and settled money is held once.
@@ -166,9 +166,9 @@ StoreResult<QStringList> SqlStore::verify()
             if (surplus != inv.surplus())
                 report(QStringLiteral("invoice %1 stores surplus %2, expected %3").arg(r.id).arg(surplus).arg(inv.surplus()));
             if ((inv.state == InvoiceState::AwaitingPayment || inv.state == InvoiceState::Expired) && counted != 0)
-                report(QStringLiteral("invoice %1 is %2 with %3 received").arg(r.id).arg(qs(name(inv.state))).arg(counted));
+                report(QStringLiteral("invoice %1 is %2 with %3 received").arg(r.id).arg(toQString(name(inv.state))).arg(counted));
             if ((inv.state == InvoiceState::PartiallyPaid || inv.state == InvoiceState::UnderpaidExpired) && counted == 0)
-                report(QStringLiteral("invoice %1 is %2 with nothing received").arg(r.id).arg(qs(name(inv.state))));
+                report(QStringLiteral("invoice %1 is %2 with nothing received").arg(r.id).arg(toQString(name(inv.state))));
             if (inv.state == InvoiceState::Settled && !inv.settledAt)
                 report(QStringLiteral("invoice %1 is settled without a settlement time").arg(r.id));
 
@@ -195,7 +195,7 @@ StoreResult<QStringList> SqlStore::verify()
                 report(QStringLiteral("expired invoice %1 (nothing received) has a pending underpaid_expired item").arg(r.id));
             if (inv.state != InvoiceState::UnderpaidExpired && inv.state != InvoiceState::Expired && underpaidTotal > 0 &&
                 !r.settledManually)
-                report(QStringLiteral("%1 invoice %2 has underpaid_expired refund items").arg(qs(name(inv.state))).arg(r.id));
+                report(QStringLiteral("%1 invoice %2 has underpaid_expired refund items").arg(toQString(name(inv.state))).arg(r.id));
             const Atomic refundable = inv.state == InvoiceState::Settled ? inv.refundableSurplus() : 0;
             if (overpaidTotal < refundable || (overpaidPending && overpaidTotal != refundable))
                 report(QStringLiteral("invoice %1 has a refundable surplus of %2 but its overpaid items hold %3")
@@ -203,7 +203,7 @@ StoreResult<QStringList> SqlStore::verify()
                            .arg(refundable)
                            .arg(overpaidTotal));
             if (inv.state != InvoiceState::Settled && overpaidTotal > 0)
-                report(QStringLiteral("%1 invoice %2 has overpaid refund items").arg(qs(name(inv.state))).arg(r.id));
+                report(QStringLiteral("%1 invoice %2 has overpaid refund items").arg(toQString(name(inv.state))).arg(r.id));
         }
         return problems;
     });

@@ -6,7 +6,9 @@
 #include "chainwatch.h"
 #include "invoice.h"
 #include "invoicelist.h"
+#include "observation.h"
 #include "refundpolicy.h"
+#include "storeerror.h"
 
 #include <QDateTime>
 #include <QList>
@@ -27,22 +29,6 @@ class ApiStore;      // apistore.h: the merchant API's tables
 // How long an address stays watched after its invoice closed or settled: late money must still be seen
 // (it goes to the refund queue).
 inline constexpr std::chrono::days WatchAfterClose{7};
-
-struct StoreError
-{
-    enum Kind {
-        Unreachable,  // cannot connect / connection lost (CLI exit code 3)
-        SchemaTooNew, // the database was written by a newer Settledesk
-        NotFound,     // no such invoice / refund item (CLI exit code 2)
-        Invalid,      // refused input (bad amount, unknown asset, illegal refund transition...)
-        Conflict,     // e.g. a refund item already being refunded
-        Internal,     // anything else the database said
-    };
-    Kind kind = Internal;
-    QString message;
-};
-template<typename T>
-using StoreResult = std::expected<T, StoreError>;
 
 QDateTime toQDateTime(TimePoint t);  // UTC
 TimePoint fromQDateTime(const QDateTime &dt);
@@ -185,41 +171,6 @@ struct CompletedPoll
     std::optional<TimePoint> tipTime; // the block time of the tip it saw; empty: the backend cannot tell
     Milliseconds coverageSlack{60'000}; // chainwatch.h coverageSlack of the poll interval
     TimePoint now{};
-};
-
-// A deposit a wallet reports that cannot be recorded (e.g. a token transfer beyond 64 bits): it waits,
-// quarantined, for a person, while the rest of the poll is recorded.
-enum class QuarantineStatus : std::uint8_t { Pending, Dismissed };
-std::string_view name(QuarantineStatus status);
-
-struct QuarantinedDeposit
-{
-    qint64 id = 0;
-    QString asset;
-    DepositKey key;
-    QString address;
-    std::optional<quint64> height;
-    QString reason; // why it cannot be recorded, from the backend
-    QuarantineStatus status = QuarantineStatus::Pending;
-    QDateTime firstSeenAt;
-    QDateTime updatedAt;
-    QString note;   // why it was dismissed
-};
-
-// What a wallet backend saw: one output paying one of our addresses.
-struct Observation
-{
-    QString asset;
-    DepositKey key;
-    Atomic amount = 0;
-    TimePoint effectiveAt{};
-    std::uint32_t confirmations = 0;
-    QString address;
-    std::optional<quint64> addressIndex;
-    std::optional<quint64> height; // empty while in the mempool
-    QString blockHash;
-    quint64 unlockTime = 0; // Monero unlock_time as the wallet reports it (0: none)
-    std::optional<RecordingPoll> poll; // the poll reporting it, part of the coverage (empty: outside a poll)
 };
 
 // The effect of recording one observation, reversal or clock sweep on one invoice or on the refund queue.
@@ -387,35 +338,51 @@ struct StoreCheck
     bool willCreate = false; // SQLite: no file yet
 };
 
-class Store
+// The store's roles, each a narrow interface: code that needs one role can take just that one. SqlStore
+// implements them all, and Store (below) is all of them together with the connection's own calls, so a caller
+// holding a Store calls every method by its name as before.
+
+// Invoices: created, read, listed and paged for the dashboard (sqlstore.cpp, sqlstorequery.cpp, sqlstorestats.cpp).
+class InvoiceStore
 {
 public:
-    virtual ~Store() = default;
-
-    // Connects to `url` on a connection of its own (closed again), reads the server version, whether the
-    // connection is encrypted and the schema version; creates and writes nothing (storecheck.cpp).
-    static StoreCheck check(const QString &url, const QString &password = QString());
-
-    // url: "sqlite:/path/file.db" (or a bare path) or "postgres://user@host:port/db?sslmode=...".
-    // The PostgreSQL password comes from `password` (keychain or environment, never the URL on disk).
-    // connectionName must be unique per thread that uses a Store (QSqlDatabase rule).
-    static StoreResult<std::unique_ptr<Store>> open(const QString &url, const QString &connectionName,
-                                                    const QString &password = QString());
-
-    virtual QString describe() const = 0; // "SQLite /path" or "PostgreSQL host:port/db" (no password)
-    virtual int schemaVersion() const = 0;
-
-    // ---- invoices ----
     virtual StoreResult<qint64> createInvoice(const NewInvoice &invoice, TimePoint now) = 0;
     virtual StoreResult<InvoiceRecord> invoice(qint64 id) = 0;
     virtual StoreResult<QList<InvoiceRecord>> invoices(const InvoiceFilter &filter) = 0; // newest first
     virtual StoreResult<int> countInvoices(const InvoiceFilter &filter) = 0;
     virtual StoreResult<QList<InvoiceEventRecord>> invoiceEvents(qint64 invoiceId) = 0;
-    // Sets the address once the wallet allocated it (invoices are created first so the label can be the id).
-    virtual StoreResult<void> setInvoiceAddress(qint64 id, const QString &address,
-                                                std::optional<quint64> addressIndex) = 0;
+    // Sets the address once the wallet allocated it (invoices are created first so the label can be the id);
+    // the invoice is updated at `now`.
+    virtual StoreResult<void> setInvoiceAddress(qint64 id, const QString &address, std::optional<quint64> addressIndex,
+                                                TimePoint now) = 0;
 
-    // ---- recording (each call one transaction, serialized per invoice, idempotent, retried on conflicts) ----
+    // The invoice of `asset` whose address is `address`, if any (a wallet restored from its keys hands out
+    // subaddresses again that open invoices already have).
+    virtual StoreResult<std::optional<qint64>> invoiceWithAddress(const QString &asset, const QString &address) = 0;
+    // One page of the invoice list, sorted, filtered and searched by the database (keyset paging).
+    virtual StoreResult<InvoicePage> invoicePage(const InvoiceQuery &query) = 0;
+    // How many invoices the list has (`from`, `backwards` and `limit` are ignored).
+    virtual StoreResult<InvoiceCount> invoiceCount(const InvoiceQuery &query) = 0;
+    // The invoices with these ids (unknown ids are left out), in the order given.
+    virtual StoreResult<QList<InvoiceRecord>> invoicesById(const QList<qint64> &ids) = 0;
+    // The invoices created or changed by a commit that a reader of `since` (a cursor from an earlier call)
+    // could not have seen, whoever wrote them (this connection, another process or machine); and the cursor
+    // for the next call. An invoice may be reported again; none is missed. Without `since`: the current
+    // cursor only. Cursors stay valid across connections (SQLite: the change counter; PostgreSQL: the oldest
+    // transaction running when the reader looked, pg_snapshot_xmin).
+    virtual StoreResult<InvoiceChanges> invoiceChanges(std::optional<qint64> since) = 0;
+    // The overview's aggregates over every invoice and refund item.
+    virtual StoreResult<InvoiceStats> invoiceStats(const InvoiceStatsRequest &request) = 0;
+
+protected:
+    ~InvoiceStore() = default;
+};
+
+// Recording what the wallets saw and what the clock decided: each call one transaction, serialized per
+// invoice, idempotent, retried on conflicts (sqlstorerecord.cpp).
+class RecordingStore
+{
+public:
     // Matches the observation's address to an invoice of its asset; no invoice: an `unmatched` refund item.
     virtual StoreResult<RecordOutcome> recordObservation(const Observation &observation, TimePoint now) = 0;
     // Several observations in one transaction (one poll); outcomes in the same order. A malformed
@@ -440,7 +407,15 @@ public:
     // Addresses of an asset's invoices whose watch has not ended (open, or closed less than `watchAfter` ago).
     virtual StoreResult<QList<InvoiceRecord>> watchedInvoices(const QString &asset, TimePoint now) = 0;
 
-    // ---- refund queue ----
+protected:
+    ~RecordingStore() = default;
+};
+
+// The refund queue and the quarantined deposits a person clears, the money totals and the audit log
+// (sqlstorerefunds.cpp, sqlstorequarantine.cpp).
+class RefundQueueStore
+{
+public:
     virtual StoreResult<QList<RefundItem>> refunds(std::optional<RefundStatus> status = std::nullopt) = 0;
     virtual StoreResult<QList<RefundItem>> refundPage(const RefundPageFilter &filter) = 0;
     virtual StoreResult<RefundItem> refund(qint64 id) = 0;
@@ -470,40 +445,6 @@ public:
     virtual StoreResult<QList<AssetMoney>> moneyTotals(const MoneyFilter &filter) = 0;
     virtual StoreResult<QList<AuditEntry>> auditLog(int limit = -1) = 0;
 
-    // ---- wallet cursors ----
-    virtual StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) = 0;
-    virtual StoreResult<void> setCursor(const WalletCursor &cursor) = 0;
-    // Records a completed poll in one transaction: the cursor moves up only (chainwatch.h nextCursor), the
-    // horizon forward only (nextHorizon), and the coverage of the backend is extended or a new interval
-    // begun (continuesCoverage). Answers the cursor row as written.
-    virtual StoreResult<WalletCursor> completePoll(const CompletedPoll &poll) = 0;
-    // When the engine was watching the wallets of `asset`: the coverage intervals, oldest first.
-    virtual StoreResult<QList<CoverageInterval>> coverage(const QString &asset) = 0;
-
-    // ---- change detection for the GUI (another process or machine may write) ----
-    // A value that changes whenever any committed write changed the data.
-    virtual StoreResult<qint64> changeToken() = 0;
-
-    // ---- the dashboard (sqlstorequery.cpp, sqlstorestats.cpp) ----
-    // One page of the invoice list, sorted, filtered and searched by the database (keyset paging).
-    virtual StoreResult<InvoicePage> invoicePage(const InvoiceQuery &query) = 0;
-    // How many invoices the list has (`from`, `backwards` and `limit` are ignored).
-    virtual StoreResult<InvoiceCount> invoiceCount(const InvoiceQuery &query) = 0;
-    // The invoices with these ids (unknown ids are left out), in the order given.
-    virtual StoreResult<QList<InvoiceRecord>> invoicesById(const QList<qint64> &ids) = 0;
-    // The invoices created or changed by a commit that a reader of `since` (a cursor from an earlier call)
-    // could not have seen, whoever wrote them (this connection, another process or machine); and the cursor
-    // for the next call. An invoice may be reported again; none is missed. Without `since`: the current
-    // cursor only. Cursors stay valid across connections (SQLite: the change counter; PostgreSQL: the oldest
-    // transaction running when the reader looked, pg_snapshot_xmin).
-    virtual StoreResult<InvoiceChanges> invoiceChanges(std::optional<qint64> since) = 0;
-    // The overview's aggregates over every invoice and refund item.
-    virtual StoreResult<InvoiceStats> invoiceStats(const InvoiceStatsRequest &request) = 0;
-
-    // ---- additions (store implementation) ----
-    // The schema version this build writes; open() migrates older databases up to it and refuses newer ones.
-    static int latestSchemaVersion();
-
     // "Accept late money for its invoice": the ONE manual override of the state machine. For a pending
     // `late` or `underpaid_expired` item of an expired / underpaid_expired invoice: the invoice becomes
     // settled (settledManually, settled at `now`, an invoice event naming the item, its deposits and the
@@ -515,16 +456,23 @@ public:
     // The deposits whose money an item holds: for late / unmatched items the orphaned (or since reversed)
     // deposits routed to it, for underpaid_expired / overpaid items their invoice's counted deposits.
     virtual StoreResult<QList<DepositRecord>> refundDeposits(qint64 refundId) = 0;
-    // Checks, in one consistent snapshot, that every atomic unit of every non-reversed deposit is in exactly
-    // one place (an invoice's received total, or a refund item) and that stored totals match the deposits.
-    // Returns the violations found (empty: sound). For tests and support tools.
-    virtual StoreResult<QStringList> verify() = 0;
-    // Emits StoreNotifier::changed() after a committed write by anyone (this connection, another process,
-    // another machine): PostgreSQL LISTEN/NOTIFY, SQLite a PRAGMA data_version poll. Lives in the store's
-    // thread; polling / listening start when the first receiver connects. Owned by the store.
-    virtual StoreNotifier *changeNotifier() = 0;
 
-    // ---- address pool (assets whose wallet cannot derive an address per invoice: USDT) ----
+    // Keeps a deposit that cannot be recorded for a person; once per (asset, txid, output): a repeat sighting
+    // only updates it. Answers its id.
+    virtual StoreResult<qint64> quarantineDeposit(const QuarantinedDeposit &deposit, TimePoint now) = 0;
+    virtual StoreResult<QList<QuarantinedDeposit>> quarantinedDeposits(std::optional<QuarantineStatus> status = std::nullopt) = 0;
+    // A person looked at it: dismissed with a note and an audit entry (Conflict when already dismissed).
+    virtual StoreResult<QuarantinedDeposit> dismissQuarantined(qint64 id, const QString &note, const QString &actor,
+                                                               TimePoint now) = 0;
+
+protected:
+    ~RefundQueueStore() = default;
+};
+
+// The address pool, for assets whose wallet cannot derive an address per invoice: USDT (sqlstorepool.cpp).
+class AddressPoolStore
+{
+public:
     // An address is free when it was never leased, or its lease is older than PoolLeaseHold and no invoice
     // of its asset uses it that is open or closed less than WatchAfterClose ago: late money to it must
     // still reach the right invoice's refund queue before anyone else is given the address.
@@ -538,20 +486,24 @@ public:
     // Every pool address of an asset (all assets when empty), in import order, with its current use.
     virtual StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) = 0;
 
-    // The invoice of `asset` whose address is `address`, if any (a wallet restored from its keys hands out
-    // subaddresses again that open invoices already have).
-    virtual StoreResult<std::optional<qint64>> invoiceWithAddress(const QString &asset, const QString &address) = 0;
+protected:
+    ~AddressPoolStore() = default;
+};
 
-    // ---- quarantined deposits (sqlstorequarantine.cpp) ----
-    // Keeps a deposit that cannot be recorded for a person; once per (asset, txid, output): a repeat sighting
-    // only updates it. Answers its id.
-    virtual StoreResult<qint64> quarantineDeposit(const QuarantinedDeposit &deposit, TimePoint now) = 0;
-    virtual StoreResult<QList<QuarantinedDeposit>> quarantinedDeposits(std::optional<QuarantineStatus> status = std::nullopt) = 0;
-    // A person looked at it: dismissed with a note and an audit entry (Conflict when already dismissed).
-    virtual StoreResult<QuarantinedDeposit> dismissQuarantined(qint64 id, const QString &note, const QString &actor,
-                                                               TimePoint now) = 0;
+// Where each wallet was read up to, the coverage, and the lease that lets one engine poll a wallet
+// (sqlstore.cpp, sqlstorelease.cpp).
+class WalletCursorStore
+{
+public:
+    virtual StoreResult<std::optional<WalletCursor>> cursor(const QString &backend) = 0;
+    virtual StoreResult<void> setCursor(const WalletCursor &cursor, TimePoint now) = 0; // written at `now`
+    // Records a completed poll in one transaction: the cursor moves up only (chainwatch.h nextCursor), the
+    // horizon forward only (nextHorizon), and the coverage of the backend is extended or a new interval
+    // begun (continuesCoverage). Answers the cursor row as written.
+    virtual StoreResult<WalletCursor> completePoll(const CompletedPoll &poll) = 0;
+    // When the engine was watching the wallets of `asset`: the coverage intervals, oldest first.
+    virtual StoreResult<QList<CoverageInterval>> coverage(const QString &asset) = 0;
 
-    // ---- wallet leases (several engines on one database; sqlstorelease.cpp) ----
     // Takes the lease on polling wallet backend `backend` (its cursor key), or confirms this connection
     // holds it: only the holder polls, so two engines never record the same wallet at once. PostgreSQL: a
     // session-level advisory lock on this store's connection, which the server releases by itself when the
@@ -559,7 +511,49 @@ public:
     // it again. False: another connection holds it. SQLite: always true (embedded, one engine per file).
     virtual StoreResult<bool> tryAcquireBackendLease(const QString &backend) = 0;
 
-    // ---- the merchant API's tables (apistore.h; sqlstoreapi.cpp), on this same connection ----
+protected:
+    ~WalletCursorStore() = default;
+};
+
+class Store : public InvoiceStore,
+              public RecordingStore,
+              public RefundQueueStore,
+              public AddressPoolStore,
+              public WalletCursorStore
+{
+public:
+    virtual ~Store() = default;
+
+    // Connects to `url` on a connection of its own (closed again), reads the server version, whether the
+    // connection is encrypted and the schema version; creates and writes nothing (storecheck.cpp).
+    static StoreCheck check(const QString &url, const QString &password = QString());
+
+    // url: "sqlite:/path/file.db" (or a bare path) or "postgres://user@host:port/db?sslmode=...".
+    // The PostgreSQL password comes from `password` (keychain or environment, never the URL on disk).
+    // connectionName must be unique per thread that uses a Store (QSqlDatabase rule).
+    static StoreResult<std::unique_ptr<Store>> open(const QString &url, const QString &connectionName,
+                                                    const QString &password = QString());
+
+    virtual QString describe() const = 0; // "SQLite /path" or "PostgreSQL host:port/db" (no password)
+    virtual int schemaVersion() const = 0;
+
+    // The schema version this build writes; open() migrates older databases up to it and refuses newer ones.
+    static int latestSchemaVersion();
+
+    // Change detection for the GUI (another process or machine may write): a value that changes whenever any
+    // committed write changed the data.
+    virtual StoreResult<qint64> changeToken() = 0;
+
+    // Checks, in one consistent snapshot, that every atomic unit of every non-reversed deposit is in exactly
+    // one place (an invoice's received total, or a refund item) and that stored totals match the deposits.
+    // Returns the violations found (empty: sound). For tests and support tools.
+    virtual StoreResult<QStringList> verify() = 0;
+    // Emits StoreNotifier::changed() after a committed write by anyone (this connection, another process,
+    // another machine): PostgreSQL LISTEN/NOTIFY, SQLite a PRAGMA data_version poll. Lives in the store's
+    // thread; polling / listening start when the first receiver connects. Owned by the store.
+    virtual StoreNotifier *changeNotifier() = 0;
+
+    // The merchant API's tables (apistore.h; sqlstoreapi.cpp), on this same connection.
     virtual ApiStore *merchantApi() = 0;
 };
 

@@ -418,7 +418,7 @@ ConnectionCheckRequest usdtRequest(const QString &nodeUrl, const QString &contra
     r.wallet.asset = QStringLiteral("USDT");
     r.wallet.enabled = true;
     r.wallet.walletRpcUrl = nodeUrl;
-    r.wallet.extra1 = contract;
+    r.wallet.tokenContract = contract;
     r.password = QString();
     return r;
 }

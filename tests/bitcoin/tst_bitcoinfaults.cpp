@@ -342,14 +342,14 @@ private Q_SLOTS:
         QVERIFY2(config, qPrintable(config ? QString() : config.error()));
         const AssetConfig *btc = config->asset(QStringLiteral("BTC"));
         QVERIFY(btc && btc->enabled);
-        QCOMPARE(btc->extra2, QStringLiteral("/var/lib/bitcoind/regtest/.cookie"));
+        QCOMPARE(btc->cookieFile, QStringLiteral("/var/lib/bitcoind/regtest/.cookie"));
         QNetworkAccessManager nam;
         BitcoinBackend backend(*btc, QString(), &nam);
-        QCOMPARE(backend.client()->options().cookieFile, btc->extra2);
+        QCOMPARE(backend.client()->options().cookieFile, btc->cookieFile);
         QCOMPARE(backend.backendId(), QStringLiteral("btc:http://127.0.0.1:8332/wallet/shop"));
         const QString copy = dir.filePath(QStringLiteral("copy.ini"));
         QVERIFY(config->save(copy));
-        QCOMPARE(Config::load(copy)->asset(QStringLiteral("BTC"))->extra2, btc->extra2);
+        QCOMPARE(Config::load(copy)->asset(QStringLiteral("BTC"))->cookieFile, btc->cookieFile);
     }
 
     void faults_data()

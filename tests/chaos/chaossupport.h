@@ -2,6 +2,8 @@
 // requests a test server receives.
 #pragma once
 
+#include "httpframing.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -43,28 +45,10 @@ inline Run runSettledesk(const QString &binary, const QStringList &args, const Q
                p.readAllStandardError()};
 }
 
-// One HTTP request taken from the front of `buffer` (what a test server's socket has sent so far): its
-// request line and body, or nothing while the request is incomplete (the buffer is left as it is).
-struct HttpRequest
-{
-    QByteArray requestLine; // "POST /json_rpc HTTP/1.1"
-    QByteArray body;
-};
-inline std::optional<HttpRequest> takeHttpRequest(QByteArray &buffer)
-{
-    const qsizetype end = buffer.indexOf("\r\n\r\n");
-    if (end < 0)
-        return std::nullopt;
-    qsizetype length = 0;
-    for (const QByteArray &line : buffer.left(end).split('\n'))
-        if (line.toLower().startsWith("content-length:"))
-            length = line.mid(15).trimmed().toLongLong();
-    if (buffer.size() < end + 4 + length)
-        return std::nullopt;
-    HttpRequest r{buffer.left(buffer.indexOf("\r\n")), buffer.mid(end + 4, length)};
-    buffer.remove(0, end + 4 + length);
-    return r;
-}
+// The test servers' HTTP framing (tests/common/httpframing.h).
+using sdtest::HttpRequest;
+using sdtest::httpResponse;
+using sdtest::takeHttpRequest;
 
 inline bool writeFile(const QString &path, const QString &text)
 {

@@ -93,10 +93,9 @@ public:
 
 private:
     static QByteArray http(int status, const QByteArray &reason, const QByteArray &body,
-                           const QByteArray &type = "application/json", const QByteArray &extra = {})
+                           const QByteArray &type = "application/json", const QList<QByteArray> &extra = {})
     {
-        return "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\nContent-Type: " + type +
-               "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n" + extra + "\r\n" + body;
+        return sdtest::httpResponse(status, reason, body, type, extra);
     }
 
     QByteArray entry(const Transfer &t) const
@@ -266,8 +265,8 @@ private:
         case Fault::Slow: return send(socket, normal, slowMs);
         case Fault::DigestNever:
             return send(socket, http(401, "Unauthorized", "", "text/plain",
-                                     "WWW-Authenticate: Digest qop=\"auth\",algorithm=MD5,realm=\"monero-rpc\",nonce=\"" +
-                                         QByteArray::number(requests) + "\",stale=false\r\n"), 0);
+                                     {"WWW-Authenticate: Digest qop=\"auth\",algorithm=MD5,realm=\"monero-rpc\",nonce=\"" +
+                                      QByteArray::number(requests) + "\",stale=false"}), 0);
         case Fault::WrongId:
             return send(socket, http(200, "Ok", "{\"id\":987654,\"jsonrpc\":\"2.0\",\"result\":{\"height\":1}}"), 0);
         case Fault::RpcError:

@@ -221,8 +221,7 @@ private:
 
     static void reply(QTcpSocket *socket, const QByteArray &body)
     {
-        socket->write("HTTP/1.1 200 Ok\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
-                      "\r\n\r\n" + body);
+        socket->write(sdtest::httpResponse(200, "Ok", body));
     }
 
     QUrl m_target;

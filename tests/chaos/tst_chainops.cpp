@@ -12,6 +12,7 @@
 //   - the engine down across the boundary while the customer pays in time: the late item carries the mark.
 // The merchant wallet is a wallet-rpc of the test's own (privatewallet.h), so rescans and restarts disturb no
 // other test; the customer is the shared one (RESOURCE_LOCK monero_customer).
+#include "enginedriver.h"
 #include "storetestsupport.h"
 #undef SD_TRY // the store tests' SD_TRY(var, expr); below: regtest.h's SD_TRY(declaration, expr)
 #include "chaossupport.h"
@@ -170,28 +171,11 @@ void TestChainOps::stopEngine()
 
 InvoiceRecord TestChainOps::create(const QString &amount, Seconds quote, Seconds grace)
 {
-    CreateInvoiceRequest r;
-    r.requestId = 3;
-    r.asset = QStringLiteral("XMR");
-    r.orderRef = QStringLiteral("chainops ") + QString::fromLatin1(QTest::currentTestFunction());
-    r.cryptoAmount = amount;
-    r.quoteWindow = quote;
-    r.graceWindow = grace;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
-    m_engine->createInvoice(r);
-    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait) || created.isEmpty())
-        qFatal("invoice creation failed: %s", failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(1).toString()));
-    return created.first().at(1).value<InvoiceRecord>();
+    const QString order = QStringLiteral("chainops ") + QString::fromLatin1(QTest::currentTestFunction());
+    return sdtest::createOrDie(*m_engine, sdtest::invoiceRequest(3, QStringLiteral("XMR"), amount, order, quote, grace), Wait);
 }
 
-InvoiceRecord TestChainOps::record(qint64 id)
-{
-    auto r = m_store->invoice(id);
-    if (!r)
-        qFatal("invoice %lld: %s", id, qPrintable(r.error().message));
-    return *r;
-}
+InvoiceRecord TestChainOps::record(qint64 id) { return sdtest::storedInvoice(*m_store, id); }
 
 QList<InvoiceRecord> TestChainOps::all() { return m_store->invoices({}).value_or(QList<InvoiceRecord>{}); }
 

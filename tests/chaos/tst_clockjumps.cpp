@@ -2,6 +2,7 @@
 // and a real SQLite store: jumping backwards never reopens an expired invoice (late money goes to the refund
 // queue even when its time now looks early) and jumping forward applies each expiry exactly once, however
 // many jumps and sweeps follow.
+#include "enginedriver.h"
 #include "engine.h"
 #include "scriptedbackend.h"
 #include "testsupport.h"
@@ -81,19 +82,10 @@ void TestClockJumps::cleanup()
 
 qint64 TestClockJumps::create(Seconds quote, Seconds grace)
 {
-    CreateInvoiceRequest r;
-    r.requestId = 1;
-    r.asset = QStringLiteral("XMR");
-    r.orderRef = QStringLiteral("clock-%1").arg(m_addresses.size() + 1);
-    r.cryptoAmount = QStringLiteral("1");
-    r.quoteWindow = quote;
-    r.graceWindow = grace;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
-    m_engine->createInvoice(r);
-    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait) || created.isEmpty())
-        qFatal("invoice not created: %s", failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(1).toString()));
-    const InvoiceRecord inv = created.first().at(1).value<InvoiceRecord>();
+    const QString order = QStringLiteral("clock-%1").arg(m_addresses.size() + 1);
+    const InvoiceRecord inv = sdtest::createOrDie(
+        *m_engine, sdtest::invoiceRequest(1, QStringLiteral("XMR"), QStringLiteral("1"), order, quote, grace), Wait,
+        "invoice not created");
     m_addresses[inv.id] = inv.address;
     return inv.id;
 }

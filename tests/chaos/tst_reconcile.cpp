@@ -221,7 +221,7 @@ void TestReconcile::balancedAfterScenarioThenPlantedDifferencesFound()
     chaos::Run pending = reconcile({QStringLiteral("--json")});
     QVERIFY2(pending.code == 0, pending.out.constData());
     QCOMPARE(xmrOf(pending).value(QStringLiteral("not_yet_polled_total")).toString(), QStringLiteral("0.010000000000"));
-    QVERIFY(m_store->setCursor(WalletCursor{backendId, height + 1, QString()}).has_value());
+    QVERIFY(m_store->setCursor(WalletCursor{backendId, height + 1, QString()}, SystemClock::instance()->now()).has_value());
     chaos::Run skipped = reconcile();
     QCOMPARE(skipped.code, 5);
     QVERIFY2(skipped.out.contains("missing_in_database " + missed.txid.toLatin1()), skipped.out.constData());

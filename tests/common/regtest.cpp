@@ -379,9 +379,9 @@ std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 
                                         }
                                     });
     const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
-                                    [&](quint64 requestId, const QString &error) {
+                                    [&](quint64 requestId, const Failure &error) {
                                         if (requestId == id) {
-                                            out = std::unexpected(error);
+                                            out = std::unexpected(error.message);
                                             loop.quit();
                                         }
                                     });
@@ -412,9 +412,9 @@ std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(
                                         }
                                     });
     const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
-                                    [&](quint64 requestId, const QString &error) {
+                                    [&](quint64 requestId, const Failure &error) {
                                         if (requestId == id) {
-                                            out = std::unexpected(error);
+                                            out = std::unexpected(error.message);
                                             loop.quit();
                                         }
                                     });

@@ -27,7 +27,7 @@ private Q_SLOTS:
     void rejectsBadDecimals();
     void exactDivisionIsNotRoundedUp();
     void inexactDivisionRoundsUp();
-    void seedDustCase();
+    void oneUnitShortfallIsCoveredByTheDustTolerance();
     void ratesWithManyDecimals();
     void neverUnderQuotes();
     void atLeastOneAtomicUnit();
@@ -74,9 +74,9 @@ void TestConversion::inexactDivisionRoundsUp()
     QCOMPARE(*fiatToAtomic(dec("1"), dec("1.000001"), 6), Atomic(1000000ULL));
 }
 
-void TestConversion::seedDustCase()
+void TestConversion::oneUnitShortfallIsCoveredByTheDustTolerance()
 {
-    // The seed: 50,000,000,000 due, 49,999,999,999 received. A float pipeline produced the 1-unit shortfall;
+    // 50,000,000,000 due, 49,999,999,999 received. A float pipeline produced the 1-unit shortfall;
     // exact conversion gives exactly 50,000,000,000 and a 0.05 USD tolerance covers one piconero.
     const Atomic due = *fiatToAtomic(dec("50"), dec("1000"), 12);
     QCOMPARE(due, Atomic(50000000000ULL));

@@ -1,4 +1,5 @@
-// The invoice state machine: the seed's incidents as named rules, and every state against every event.
+// The invoice state machine: each payment rule the README and engine/domain/invoice.h state as a case named
+// by what it proves, and every state against every event.
 #include "invoice.h"
 
 #include "testsupport.h"
@@ -46,18 +47,18 @@ private Q_SLOTS:
     void namesAreTheContract();
     void termsAreValidated();
     void fullPaymentSettles();
-    void rule1_underpaidThenRestInGraceSettles();
-    void rule2_underpaidThenRestAfterHardBoundaryIsRefused();
-    void rule3_depositTwelveSecondsAfterQuoteSettles();
-    void rule4_twoDepositsWithSameEffectiveTimeBothCount();
-    void rule5_sameKeyTwiceChangesNothing();
-    void rule6_shortByToleranceSettles();
-    void rule6b_shortByMoreThanToleranceDoesNot();
-    void rule7_overpaymentSettlesWithSurplus();
-    void rule8_depositAfterSettlementIsSurplus();
-    void rule9_reversalLowersReceived();
-    void rule10_depositsAfterExpiryAreRefused_data();
-    void rule10_depositsAfterExpiryAreRefused();
+    void underpaidThenRestInGraceSettles();
+    void underpaidThenRestAfterHardBoundaryIsRefused();
+    void depositTwelveSecondsAfterQuoteSettles();
+    void twoDepositsWithSameEffectiveTimeBothCount();
+    void sameKeyTwiceChangesNothing();
+    void shortByToleranceSettles();
+    void shortByMoreThanToleranceDoesNot();
+    void overpaymentSettlesWithSurplus();
+    void depositAfterSettlementIsSurplus();
+    void reversalLowersReceived();
+    void depositsAfterExpiryAreRefused_data();
+    void depositsAfterExpiryAreRefused();
     void expiryHappensOnTheClockAlone();
     void depositAtExactlyTheHardBoundaryCounts();
     void confirmingDoesNotExpire();
@@ -115,9 +116,9 @@ void TestInvoiceMachine::fullPaymentSettles()
     QCOMPARE(r->invoice.surplus(), Atomic(0));
 }
 
-void TestInvoiceMachine::rule1_underpaidThenRestInGraceSettles()
+void TestInvoiceMachine::underpaidThenRestInGraceSettles()
 {
-    // The seed: 0.045 XMR on a 0.050 XMR invoice, the rest 0.005 XMR inside the grace window.
+    // 0.045 XMR on a 0.050 XMR invoice, the rest 0.005 XMR inside the grace window.
     Invoice inv = deposit(make(), dep("a", 45'000'000'000ULL, T0 + 800s), T0 + 800s);
     QCOMPARE(inv.state, InvoiceState::PartiallyPaid);
     inv = tick(inv, QuoteEnd + 1s); // quote lapsed, still in grace: nothing changes
@@ -127,7 +128,7 @@ void TestInvoiceMachine::rule1_underpaidThenRestInGraceSettles()
     QCOMPARE(inv.received(), Due);
 }
 
-void TestInvoiceMachine::rule2_underpaidThenRestAfterHardBoundaryIsRefused()
+void TestInvoiceMachine::underpaidThenRestAfterHardBoundaryIsRefused()
 {
     Invoice inv = deposit(make(), dep("a", 45'000'000'000ULL, T0 + 800s), T0 + 800s);
     // The expiry and the late deposit arrive in either order; both end the same way, with no stuck state.
@@ -151,7 +152,7 @@ void TestInvoiceMachine::rule2_underpaidThenRestAfterHardBoundaryIsRefused()
     }
 }
 
-void TestInvoiceMachine::rule3_depositTwelveSecondsAfterQuoteSettles()
+void TestInvoiceMachine::depositTwelveSecondsAfterQuoteSettles()
 {
     Invoice inv = tick(make(), QuoteEnd + 12s);
     QCOMPARE(inv.state, InvoiceState::AwaitingPayment);
@@ -162,7 +163,7 @@ void TestInvoiceMachine::rule3_depositTwelveSecondsAfterQuoteSettles()
     QCOMPARE(r->invoice.refundableSurplus(), Atomic(0));
 }
 
-void TestInvoiceMachine::rule4_twoDepositsWithSameEffectiveTimeBothCount()
+void TestInvoiceMachine::twoDepositsWithSameEffectiveTimeBothCount()
 {
     const TimePoint block = T0 + 300s;
     Invoice inv = deposit(make(), dep("a", 20'000'000'000ULL, block), block);
@@ -176,7 +177,7 @@ void TestInvoiceMachine::rule4_twoDepositsWithSameEffectiveTimeBothCount()
     QCOMPARE(two.received(), Atomic(40'000'000'000ULL));
 }
 
-void TestInvoiceMachine::rule5_sameKeyTwiceChangesNothing()
+void TestInvoiceMachine::sameKeyTwiceChangesNothing()
 {
     Invoice once = deposit(make(), dep("a", 20'000'000'000ULL, T0 + 5s), T0 + 5s);
     auto r = apply(once, DepositObserved{dep("a", 20'000'000'000ULL, T0 + 5s)}, T0 + 6s);
@@ -193,9 +194,9 @@ void TestInvoiceMachine::rule5_sameKeyTwiceChangesNothing()
     QCOMPARE(again->invoice.settledAt, settled.settledAt);
 }
 
-void TestInvoiceMachine::rule6_shortByToleranceSettles()
+void TestInvoiceMachine::shortByToleranceSettles()
 {
-    // The seed's 1-piconero shortfall.
+    // A 1-piconero shortfall (what a float pipeline loses).
     Invoice inv = deposit(make(0, 1), dep("a", Due - 1, T0 + 5s), T0 + 5s);
     QCOMPARE(inv.state, InvoiceState::Settled);
     QCOMPARE(inv.shortfall(), Atomic(1));
@@ -203,7 +204,7 @@ void TestInvoiceMachine::rule6_shortByToleranceSettles()
     QCOMPARE(edge.state, InvoiceState::Settled);
 }
 
-void TestInvoiceMachine::rule6b_shortByMoreThanToleranceDoesNot()
+void TestInvoiceMachine::shortByMoreThanToleranceDoesNot()
 {
     Invoice inv = deposit(make(0, Tol), dep("a", Due - Tol - 1, T0 + 5s), T0 + 5s);
     QCOMPARE(inv.state, InvoiceState::PartiallyPaid);
@@ -211,7 +212,7 @@ void TestInvoiceMachine::rule6b_shortByMoreThanToleranceDoesNot()
     QCOMPARE(none.state, InvoiceState::PartiallyPaid);
 }
 
-void TestInvoiceMachine::rule7_overpaymentSettlesWithSurplus()
+void TestInvoiceMachine::overpaymentSettlesWithSurplus()
 {
     Invoice inv = deposit(make(), dep("a", Due + 1'000'000, T0 + 5s), T0 + 5s);
     QCOMPARE(inv.state, InvoiceState::Settled);
@@ -222,7 +223,7 @@ void TestInvoiceMachine::rule7_overpaymentSettlesWithSurplus()
     QCOMPARE(dust.refundableSurplus(), Atomic(0)); // surplus within tolerance is not worth a refund
 }
 
-void TestInvoiceMachine::rule8_depositAfterSettlementIsSurplus()
+void TestInvoiceMachine::depositAfterSettlementIsSurplus()
 {
     Invoice inv = deposit(make(), dep("a", Due, T0 + 5s), T0 + 5s);
     const auto settledAt = inv.settledAt;
@@ -238,7 +239,7 @@ void TestInvoiceMachine::rule8_depositAfterSettlementIsSurplus()
     QCOMPARE(late.error().kind, RejectionKind::LateDeposit);
 }
 
-void TestInvoiceMachine::rule9_reversalLowersReceived()
+void TestInvoiceMachine::reversalLowersReceived()
 {
     Invoice inv = deposit(make(3), dep("a", 20'000'000'000ULL, T0 + 5s, 3), T0 + 5s);
     inv = deposit(inv, dep("b", 30'000'000'000ULL, T0 + 6s, 0), T0 + 6s);
@@ -256,14 +257,14 @@ void TestInvoiceMachine::rule9_reversalLowersReceived()
     QCOMPARE(r3->change, Change::None);
 }
 
-void TestInvoiceMachine::rule10_depositsAfterExpiryAreRefused_data()
+void TestInvoiceMachine::depositsAfterExpiryAreRefused_data()
 {
     QTest::addColumn<bool>("partial");
     QTest::newRow("expired") << false;
     QTest::newRow("underpaid_expired") << true;
 }
 
-void TestInvoiceMachine::rule10_depositsAfterExpiryAreRefused()
+void TestInvoiceMachine::depositsAfterExpiryAreRefused()
 {
     QFETCH(bool, partial);
     Invoice inv = make();

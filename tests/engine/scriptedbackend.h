@@ -15,7 +15,9 @@ class ScriptedBackend : public sd::WalletBackend
 {
     Q_OBJECT
 public:
-    using Answer = std::variant<sd::WalletSnapshot, QString>; // a snapshot, or an error text
+    // A snapshot, an error text (a connection failure, as the wallet RPC's transport reports it) or a failure of
+    // a given kind.
+    using Answer = std::variant<sd::WalletSnapshot, QString, sd::Failure>;
     explicit ScriptedBackend(QString asset, QObject *parent = nullptr) : sd::WalletBackend(parent), m_asset(asset) {}
 
     QString backendId() const override { return QStringLiteral("scripted:") + m_asset; }
@@ -43,8 +45,10 @@ public:
                 sd::WalletSnapshot s = *snapshot;
                 s.fromHeight = fromHeight;
                 Q_EMIT polled(requestId, s);
+            } else if (auto *text = std::get_if<QString>(&answer)) {
+                Q_EMIT requestFailed(requestId, sd::Failure::wallet(sd::RpcError::Connection, *text));
             } else {
-                Q_EMIT requestFailed(requestId, std::get<QString>(answer));
+                Q_EMIT requestFailed(requestId, std::get<sd::Failure>(answer));
             }
             ++answered; // after the emit: the engine (same thread) has handled the answer
         };

@@ -873,7 +873,7 @@ void TestEngine::authenticationFailureIsDownAtOnce()
 {
     startEngine();
     QSignalSpy status(m_engine.get(), &Engine::backendStatusChanged);
-    m_backend->queue.enqueue(QStringLiteral("authentication failed (HTTP 401)"));
+    m_backend->queue.enqueue(Failure::wallet(RpcError::Authentication, QStringLiteral("authentication failed (HTTP 401)")));
     m_engine->pollNow();
     QTRY_VERIFY(status.count() >= 1);
     QCOMPARE(status.last().at(0).value<BackendStatus>().health, BackendHealth::Down);

@@ -5,6 +5,7 @@
 // are recorded, zero-value transfers are ignored, a block stamped before it exists does not expire an
 // invoice paid in it, a transfer mined before an invoice leased its address is not that invoice's, and an
 // empty pool refuses new invoices.
+#include "enginedriver.h"
 #include "anvilnode.h"
 #include "engine.h"
 #include "erc20backend.h"
@@ -96,7 +97,7 @@ void TestEngineErc20::init()
     usdt.asset = QStringLiteral("USDT");
     usdt.enabled = true;
     usdt.walletRpcUrl = m_node->url();
-    usdt.extra1 = m_token;
+    usdt.tokenContract = m_token;
     usdt.minConfirmations = 12;
     usdt.reorgDepth = 10;
     usdt.pollIntervalMs = 200;
@@ -133,40 +134,17 @@ void TestEngineErc20::tearDown()
 
 InvoiceRecord TestEngineErc20::create(const QString &amount)
 {
-    CreateInvoiceRequest r;
-    r.requestId = 7;
-    r.asset = QStringLiteral("USDT");
-    r.orderRef = QStringLiteral("usdt ") + QString::fromLatin1(QTest::currentTestFunction());
-    r.cryptoAmount = amount;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
-    m_engine->createInvoice(r);
-    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait) || created.isEmpty())
-        qFatal("invoice creation failed: %s", failed.isEmpty() ? "timeout" : qPrintable(failed.first().at(1).toString()));
-    return created.first().at(1).value<InvoiceRecord>();
+    const QString order = QStringLiteral("usdt ") + QString::fromLatin1(QTest::currentTestFunction());
+    return sdtest::createOrDie(*m_engine, sdtest::invoiceRequest(7, QStringLiteral("USDT"), amount, order), Wait);
 }
 
 QString TestEngineErc20::createFails(const QString &amount)
 {
-    CreateInvoiceRequest r;
-    r.requestId = 8;
-    r.asset = QStringLiteral("USDT");
-    r.cryptoAmount = amount;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    QSignalSpy failed(m_engine.get(), &Engine::invoiceCreationFailed);
-    m_engine->createInvoice(r);
-    if (!QTest::qWaitFor([&] { return !created.isEmpty() || !failed.isEmpty(); }, Wait))
-        return QStringLiteral("(no answer)");
-    return failed.isEmpty() ? QString() : failed.first().at(1).toString();
+    auto created = sdtest::createThroughEngine(*m_engine, sdtest::invoiceRequest(8, QStringLiteral("USDT"), amount, QString()), Wait);
+    return created ? QString() : created.error();
 }
 
-InvoiceRecord TestEngineErc20::record(qint64 id)
-{
-    auto r = m_store->invoice(id);
-    if (!r)
-        qFatal("invoice %lld: %s", id, qPrintable(r.error().message));
-    return *r;
-}
+InvoiceRecord TestEngineErc20::record(qint64 id) { return sdtest::storedInvoice(*m_store, id); }
 
 bool TestEngineErc20::waitFor(qint64 id, const std::function<bool(const InvoiceRecord &)> &condition)
 {
@@ -358,7 +336,7 @@ void TestEngineErc20::listIncomingReadsTheWholeChain()
     AssetConfig usdt;
     usdt.asset = QStringLiteral("USDT");
     usdt.walletRpcUrl = m_node->url();
-    usdt.extra1 = m_token;
+    usdt.tokenContract = m_token;
     Erc20Backend backend(usdt, QString(), &nam);
     backend.setAddressPool(AddressPoolAccess{[]() -> std::expected<QString, QString> { return std::unexpected(QStringLiteral("unused")); },
                                              []() -> std::expected<QStringList, QString> { return Pool; }});

@@ -3,6 +3,7 @@
 // accepts. Each request is answered by a script function; it can also check RFC 2617 digest credentials.
 #pragma once
 
+#include "httpframing.h"
 #include "jsonvalue.h"
 
 #include <QCryptographicHash>
@@ -33,17 +34,7 @@ struct FaultResponse
     bool never = false;  // keep the connection open and never answer
 };
 
-inline QByteArray httpResponse(int status, const QByteArray &reason, const QByteArray &body,
-                               const QByteArray &contentType = "application/json", const QList<QByteArray> &extraHeaders = {})
-{
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reason + "\r\n";
-    out += "Content-Type: " + contentType + "\r\n";
-    out += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
-    for (const QByteArray &h : extraHeaders)
-        out += h + "\r\n";
-    out += "\r\n" + body;
-    return out;
-}
+using sdtest::httpResponse;
 
 // A JSON-RPC success answer echoing the request id, with `result` as raw JSON text (may be invalid on purpose).
 inline QByteArray rpcResult(const FaultRequest &request, const QByteArray &resultJson)
@@ -103,25 +94,12 @@ private:
     {
         QByteArray &buffer = m_buffers[socket];
         buffer += socket->readAll();
-        while (true) {
-            const qsizetype end = buffer.indexOf("\r\n\r\n");
-            if (end < 0)
-                return;
+        while (std::optional<sdtest::HttpRequest> http = sdtest::takeHttpRequest(buffer)) {
             FaultRequest request;
-            const QList<QByteArray> lines = buffer.left(end).split('\n');
-            const QList<QByteArray> start = lines.value(0).trimmed().split(' ');
-            request.method = start.value(0);
-            request.path = start.value(1);
-            for (qsizetype i = 1; i < lines.size(); ++i) {
-                const qsizetype colon = lines[i].indexOf(':');
-                if (colon > 0)
-                    request.headers.insert(lines[i].left(colon).trimmed().toLower(), lines[i].mid(colon + 1).trimmed());
-            }
-            const qsizetype length = request.headers.value("content-length", "0").toLongLong();
-            if (buffer.size() < end + 4 + length)
-                return;
-            request.body = buffer.mid(end + 4, length);
-            buffer.remove(0, end + 4 + length);
+            request.method = http->method;
+            request.path = http->path;
+            request.headers = http->headers;
+            request.body = http->body;
             if (const auto doc = sd::parseJson(request.body); doc && doc->isObject()) {
                 if (const sd::JsonValue *m = doc->find(u"method"))
                     request.rpcMethod = m->toString();

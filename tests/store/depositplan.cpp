@@ -1,4 +1,5 @@
 #include "depositplan.h"
+#include "qtext.h"
 
 #include <QHash>
 #include <QRandomGenerator>
@@ -13,7 +14,6 @@ namespace {
 
 constexpr TimePoint Base{std::chrono::milliseconds(1767225600000)}; // 2026-01-01T00:00:00Z
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 NewInvoice invoice(const QString &orderRef, const QString &address, Atomic required, Atomic tolerance,
                    std::uint32_t minConfirmations)
@@ -293,11 +293,11 @@ QStringList snapshot(Store &store, QString *error)
         refOf.insert(r.id, r.orderRef);
     QHash<qint64, QString> refundSignature;
     for (const RefundItem &i : *refunds) {
-        const QString sig = QStringLiteral("%1/%2/%3/%4").arg(qs(name(i.reason)), i.invoiceId ? refOf.value(*i.invoiceId) : QStringLiteral("-"),
+        const QString sig = QStringLiteral("%1/%2/%3/%4").arg(toQString(name(i.reason)), i.invoiceId ? refOf.value(*i.invoiceId) : QStringLiteral("-"),
                                                               i.txids.join(u','), QString::number(i.amount));
         refundSignature.insert(i.id, sig);
         lines << QStringLiteral("refund %1 status=%2 created=%3 updated=%4 note=%5")
-                     .arg(sig, qs(name(i.status)))
+                     .arg(sig, toQString(name(i.status)))
                      .arg(i.createdAt.toMSecsSinceEpoch())
                      .arg(i.updatedAt.toMSecsSinceEpoch())
                      .arg(i.note);
@@ -305,7 +305,7 @@ QStringList snapshot(Store &store, QString *error)
     for (const InvoiceRecord &r : *invoices) {
         const Invoice &inv = r.invoice;
         lines << QStringLiteral("invoice %1 state=%2 received=%3 surplus=%4 settled=%5 closed=%6 manual=%7 updated=%8")
-                     .arg(r.orderRef, qs(name(inv.state)))
+                     .arg(r.orderRef, toQString(name(inv.state)))
                      .arg(inv.received())
                      .arg(inv.surplus())
                      .arg(inv.settledAt ? inv.settledAt->time_since_epoch().count() : -1)
@@ -316,7 +316,7 @@ QStringList snapshot(Store &store, QString *error)
             lines << QStringLiteral("deposit %1 %2:%3 amount=%4 status=%5 conf=%6 effective=%7 height=%8 hash=%9 refund=%10")
                          .arg(r.orderRef, QString::fromStdString(d.deposit.key.txid), QString::fromStdString(d.deposit.key.output))
                          .arg(d.deposit.amount)
-                         .arg(qs(name(d.deposit.status)))
+                         .arg(toQString(name(d.deposit.status)))
                          .arg(d.deposit.confirmations)
                          .arg(d.deposit.effectiveAt.time_since_epoch().count())
                          .arg(d.height ? qint64(*d.height) : -1)
@@ -332,7 +332,7 @@ QStringList snapshot(Store &store, QString *error)
                          .arg(r.orderRef)
                          .arg(n++, 3, 10, QLatin1Char('0'))
                          .arg(e.at.toMSecsSinceEpoch())
-                         .arg(qs(name(e.from)), qs(name(e.to)), e.cause);
+                         .arg(toQString(name(e.from)), toQString(name(e.to)), e.cause);
     }
     // Unmatched deposits are reachable through their refund items.
     for (const RefundItem &i : *refunds) {
@@ -347,7 +347,7 @@ QStringList snapshot(Store &store, QString *error)
             lines << QStringLiteral("unmatched %1:%2 amount=%3 status=%4 address=%5 item=%6")
                          .arg(QString::fromStdString(d.deposit.key.txid), QString::fromStdString(d.deposit.key.output))
                          .arg(d.deposit.amount)
-                         .arg(qs(name(d.deposit.status)), d.address, refundSignature.value(i.id));
+                         .arg(toQString(name(d.deposit.status)), d.address, refundSignature.value(i.id));
     }
     lines.sort();
     return lines;

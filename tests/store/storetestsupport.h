@@ -78,6 +78,30 @@ sd::Observation observation(const QString &address, const std::string &txid, sd:
                             sd::TimePoint effectiveAt = T0, std::uint32_t confirmations = 0,
                             const std::string &output = "0", const QString &asset = QStringLiteral("XMR"));
 
+// A suite's init(): a fresh database named after the running test function, and the store on it on the
+// connection `connection` (the test fails when either cannot be opened).
+inline void openFreshStore(std::unique_ptr<TestDatabase> &db, std::unique_ptr<sd::Store> &store, const QString &connection)
+{
+    db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
+    QVERIFY2(db->ok(), qPrintable(db->error()));
+    auto opened = db->open(connection);
+    QVERIFY2(opened.has_value(), opened ? "" : qPrintable(opened.error().message));
+    store = std::move(*opened);
+}
+
+// A suite's cleanup(): after a case that passed, the money invariant must hold (Store::verify finds
+// nothing); then the store and its database are closed.
+inline void verifyAndClose(std::unique_ptr<TestDatabase> &db, std::unique_ptr<sd::Store> &store)
+{
+    if (store && !QTest::currentTestFailed()) {
+        auto problems = store->verify();
+        QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
+        QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+    }
+    store.reset();
+    db.reset();
+}
+
 } // namespace sdtest
 
 namespace QTest {

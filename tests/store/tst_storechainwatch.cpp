@@ -69,25 +69,9 @@ private:
 
 void TstStoreChainWatch::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreChainWatch::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("chainwatch"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreChainWatch::init() { openFreshStore(m_db, m_store, QStringLiteral("chainwatch")); }
 
-void TstStoreChainWatch::cleanup()
-{
-    if (m_store && !QTest::currentTestFailed()) {
-        auto problems = m_store->verify();
-        QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
-        QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
-    }
-    m_store.reset();
-    m_db.reset();
-}
+void TstStoreChainWatch::cleanup() { verifyAndClose(m_db, m_store); }
 
 qint64 TstStoreChainWatch::create(const QString &ref, const QString &address, Atomic required,
                                   std::uint32_t minConfirmations, TimePoint created, const QString &asset)
@@ -164,7 +148,7 @@ void TstStoreChainWatch::horizonWrittenByAnotherEngineCounts()
     QCOMPARE(swept->size(), 1);
     QCOMPARE(load(id).invoice.state, InvoiceState::Expired);
     // A plain setCursor (tools, older callers) leaves the horizon alone.
-    SD_TRY(set, m_store->setCursor(WalletCursor{XmrWallet, 120, QStringLiteral("h")}));
+    SD_TRY(set, m_store->setCursor(WalletCursor{XmrWallet, 120, QStringLiteral("h")}, T0));
     SD_TRY(after, m_store->cursor(XmrWallet));
     QCOMPARE((*after)->height, quint64(120));
     QCOMPARE((*after)->horizon, std::optional<TimePoint>(Hard + 5s));

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void changesCommittedAfterTheReaderLooked();
     void statsByLocalDay();
     void statsByWeekAndRefundFlow();
+    void writesTakeTheCallersTime();
 
 private:
     // A shop of 24 invoices in every state and asset, with ties in created_at, a crypto-priced one, one priced
@@ -393,7 +394,7 @@ void TstStoreQuery::changesAcrossConnections()
     SD_TRY(fromOther, (*other)->invoiceChanges(afterPay->cursor));
     QVERIFY(holds(*fromOther, {*a, *b, *mine}));
     // A wallet cursor changes no invoice.
-    SD_TRY(walletCursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 7, QStringLiteral("h")}));
+    SD_TRY(walletCursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 7, QStringLiteral("h")}, T0));
     SD_TRY(still, m_store->invoiceChanges(afterExpiry->cursor));
     QVERIFY(holds(*still, {}));
 }
@@ -553,6 +554,19 @@ void TstStoreQuery::statsByWeekAndRefundFlow()
     SD_TRY(gone, m_store->advanceRefund(*r3->refundId, RefundStatus::Dismissed, note, QStringLiteral("op"), utc(4, 4, 17, 0)));
     SD_TRY(again, m_store->invoiceStats(request));
     QCOMPARE(again->refundFlow.value(QDate(2026, 4, 4)), (B{1, 1, 2}));
+}
+
+// The store stamps its rows with the `now` its caller gives (the engine's injected clock), never with the
+// wall clock: an address allocated at a fake time reads back at that time (setCursor takes `now` the same
+// way; a cursor's write time is not read back).
+void TstStoreQuery::writesTakeTheCallersTime()
+{
+    SD_TRY(id, m_store->createInvoice(newInvoice(QStringLiteral("clock"), QString(), 100), T0));
+    const TimePoint later = T0 + 7s;
+    SD_TRY(set, m_store->setInvoiceAddress(*id, QStringLiteral("addr-clock"), 3, later));
+    SD_TRY(invoice, m_store->invoice(*id));
+    QCOMPARE(invoice->updatedAt, toQDateTime(later));
+    QCOMPARE(invoice->address, QStringLiteral("addr-clock"));
 }
 
 QTEST_GUILESS_MAIN(TstStoreQuery)

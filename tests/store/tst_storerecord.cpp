@@ -886,18 +886,18 @@ void TstStoreRecord::setInvoiceAddressOnce()
 {
     const qint64 id = create(QStringLiteral("o"), QString(), 100);
     QCOMPARE(load(id).address, QString());
-    SD_TRY(set, m_store->setInvoiceAddress(id, QStringLiteral("addr-new"), 7));
+    SD_TRY(set, m_store->setInvoiceAddress(id, QStringLiteral("addr-new"), 7, T0));
     QCOMPARE(load(id).address, QStringLiteral("addr-new"));
     QCOMPARE(load(id).addressIndex, std::optional<quint64>(7));
-    SD_TRY(same, m_store->setInvoiceAddress(id, QStringLiteral("addr-new"), 7)); // a repeated allocation
-    auto other = m_store->setInvoiceAddress(id, QStringLiteral("addr-other"), 8);
+    SD_TRY(same, m_store->setInvoiceAddress(id, QStringLiteral("addr-new"), 7, T0)); // a repeated allocation
+    auto other = m_store->setInvoiceAddress(id, QStringLiteral("addr-other"), 8, T0);
     QVERIFY(!other.has_value());
     QCOMPARE(other.error().kind, StoreError::Conflict);
     const qint64 second = create(QStringLiteral("o2"), QString(), 100);
-    auto taken = m_store->setInvoiceAddress(second, QStringLiteral("addr-new"), 9);
+    auto taken = m_store->setInvoiceAddress(second, QStringLiteral("addr-new"), 9, T0);
     QVERIFY(!taken.has_value());
     QCOMPARE(taken.error().kind, StoreError::Conflict);
-    auto missing = m_store->setInvoiceAddress(9999, QStringLiteral("x"), std::nullopt);
+    auto missing = m_store->setInvoiceAddress(9999, QStringLiteral("x"), std::nullopt, T0);
     QVERIFY(!missing.has_value());
     QCOMPARE(missing.error().kind, StoreError::NotFound);
     QCOMPARE(record(observation(QStringLiteral("addr-new"), "tx", 100, T0 + 1s), T0 + 2s).invoiceId, std::optional<qint64>(id));

@@ -56,25 +56,9 @@ private:
 
 void TstStoreRefunds::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreRefunds::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("refunds"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreRefunds::init() { openFreshStore(m_db, m_store, QStringLiteral("refunds")); }
 
-void TstStoreRefunds::cleanup()
-{
-    if (m_store && !QTest::currentTestFailed()) {
-        auto problems = m_store->verify();
-        QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
-        QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
-    }
-    m_store.reset();
-    m_db.reset();
-}
+void TstStoreRefunds::cleanup() { verifyAndClose(m_db, m_store); }
 
 // A pending `late` item: money for an invoice that expired before it arrived.
 qint64 TstStoreRefunds::lateItem(const QString &tag)
@@ -730,7 +714,7 @@ void TstStoreRefunds::changeTokenMovesOnAnotherConnectionsWrite()
     SD_TRY(seenByOther, (*other)->changeToken());
     QCOMPARE(*seenByOther, *t3);
     // A wallet cursor is not data anyone watches: it does not wake dashboards.
-    SD_TRY(cursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 100, QStringLiteral("h")}));
+    SD_TRY(cursor, (*other)->setCursor(WalletCursor{QStringLiteral("xmr:test"), 100, QStringLiteral("h")}, T0));
     SD_TRY(t4, m_store->changeToken());
     QCOMPARE(*t4, *t3);
     // The dashboard reloads only what changed since it last looked, by id (tst_storequery has the rest).
@@ -771,18 +755,18 @@ void TstStoreRefunds::cursors()
 {
     SD_TRY(none, m_store->cursor(QStringLiteral("xmr:http://127.0.0.1:1/json_rpc")));
     QVERIFY(!none->has_value());
-    SD_TRY(set, m_store->setCursor(WalletCursor{QStringLiteral("xmr:http://127.0.0.1:1/json_rpc"), 1234, QStringLiteral("abc")}));
+    SD_TRY(set, m_store->setCursor(WalletCursor{QStringLiteral("xmr:http://127.0.0.1:1/json_rpc"), 1234, QStringLiteral("abc")}, T0));
     SD_TRY(got, m_store->cursor(QStringLiteral("xmr:http://127.0.0.1:1/json_rpc")));
     QVERIFY(got->has_value());
     QCOMPARE((*got)->height, quint64(1234));
     QCOMPARE((*got)->blockHash, QStringLiteral("abc"));
-    SD_TRY(moved, m_store->setCursor(WalletCursor{QStringLiteral("xmr:http://127.0.0.1:1/json_rpc"), 1200, QString()}));
+    SD_TRY(moved, m_store->setCursor(WalletCursor{QStringLiteral("xmr:http://127.0.0.1:1/json_rpc"), 1200, QString()}, T0));
     SD_TRY(back, m_store->cursor(QStringLiteral("xmr:http://127.0.0.1:1/json_rpc")));
     QCOMPARE((*back)->height, quint64(1200)); // a reorg may move it back
     QCOMPARE((*back)->blockHash, QString());
     SD_TRY(other, m_store->cursor(QStringLiteral("btc:wallet")));
     QVERIFY(!other->has_value());
-    auto empty = m_store->setCursor(WalletCursor{QString(), 1, QString()});
+    auto empty = m_store->setCursor(WalletCursor{QString(), 1, QString()}, T0);
     QVERIFY(!empty.has_value());
     QCOMPARE(empty.error().kind, StoreError::Invalid);
 }

@@ -32,7 +32,7 @@ Config configWith(std::initializer_list<const char *> enabled, const QString &us
                     enabled.end();
         a.walletRpcUrl = a.enabled ? QStringLiteral("http://127.0.0.1:18083/json_rpc") : QString();
         if (a.asset == QLatin1String("USDT"))
-            a.extra1 = usdtContract;
+            a.tokenContract = usdtContract;
         c.assets.push_back(a);
     }
     return c;

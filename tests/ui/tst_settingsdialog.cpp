@@ -193,7 +193,7 @@ private Q_SLOTS:
         QCOMPARE(xmr->pollIntervalMs, 1500);
         const AssetConfig *usdt = after.asset(QStringLiteral("USDT"));
         QVERIFY(usdt && usdt->enabled);
-        QCOMPARE(usdt->extra1, QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7"));
+        QCOMPARE(usdt->tokenContract, QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7"));
         QVERIFY(!after.asset(QStringLiteral("BTC"))->enabled);
 
         // And back: a dialog opened on the saved file shows what was saved.

@@ -1,3 +1,4 @@
+#include "base58.h"
 #include "demodata.h"
 
 #include "asset.h"
@@ -33,10 +34,9 @@ QString addressFor(const QString &asset, qint64 id)
     const QByteArray h = QCryptographicHash::hash(QByteArray::number(id) + asset.toLatin1(), QCryptographicHash::Sha256);
     if (asset == QLatin1String("XMR")) {
         // Base58-looking, 95 characters, as a Monero subaddress.
-        static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
         QString s = QStringLiteral("8");
         for (int i = 0; s.size() < 95; ++i)
-            s += QLatin1Char(alphabet[quint8(h.at(i % h.size()) + i * 7) % 58]);
+            s += QLatin1Char(Base58Alphabet[quint8(h.at(i % h.size()) + i * 7) % 58]);
         return s;
     }
     if (asset == QLatin1String("BTC"))
@@ -71,7 +71,7 @@ std::optional<qint64> DemoData::make(const QString &asset, const QString &fiat, 
     if (!id)
         return check(id.error()), std::nullopt;
     // The wallet's address for it, labelled with the invoice's number as the engine does.
-    if (auto set = m_store.setInvoiceAddress(*id, addressFor(asset, *id), quint64(*id)); !set)
+    if (auto set = m_store.setInvoiceAddress(*id, addressFor(asset, *id), quint64(*id), created); !set)
         return check(set.error()), std::nullopt;
     return *id;
 }

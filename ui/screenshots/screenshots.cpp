@@ -58,7 +58,7 @@ Config demoConfig()
         a.walletRpcUser = QStringLiteral("shop");
         a.minConfirmations = i == 0 ? 10 : i == 1 ? 2 : 12;
         if (i == 2)
-            a.extra1 = QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7");
+            a.tokenContract = QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7");
         c.assets << a;
     }
     return c;
