@@ -1,6 +1,6 @@
 #include "addresscommand.h"
 
-#include "addressvalidator.h"
+#include "addresspool.h"
 #include "cli.h"
 #include "config.h"
 #include "store.h"
@@ -27,8 +27,8 @@ using cli::out;
 
 int storeFailure(const StoreError &e) { return fail(e); }
 
-// One address a line; blank lines and lines starting with # are skipped. Every line is checked before
-// anything is written: one bad line refuses the whole file, so a typo never half-imports a list.
+// The file as readAddressPool() checks it (addresspool.h). Every line is checked before anything is
+// written: one bad line refuses the whole file, so a typo never half-imports a list.
 int import(Store &store, const QString &asset, const QString &fileName, bool json)
 {
     QFile file(fileName);
@@ -36,20 +36,13 @@ int import(Store &store, const QString &asset, const QString &fileName, bool jso
                                                        : file.open(QIODevice::ReadOnly | QIODevice::Text);
     if (!opened)
         return fail(ExitUsage, QStringLiteral("cannot read %1: %2").arg(fileName, file.errorString()));
-    QStringList addresses, problems;
-    QTextStream in(&file);
-    for (int lineNo = 1; !in.atEnd(); ++lineNo) {
-        const QString line = in.readLine().trimmed();
-        if (line.isEmpty() || line.startsWith(u'#'))
-            continue;
-        const AddressVerdict verdict = validateAddress(asset, line);
-        if (!verdict.valid)
-            problems << QStringLiteral("%1:%2: \"%3\": %4").arg(fileName).arg(lineNo).arg(line.left(80), verdict.error);
-        else if (line.mid(2).count(u'0') == 40)
-            problems << QStringLiteral("%1:%2: the zero address cannot receive payments").arg(fileName).arg(lineNo);
-        else
-            addresses << eip55Checksummed(line); // one spelling, whatever case the list used
-    }
+    const AddressPoolFile pool = readAddressPool(asset, file);
+    QStringList problems;
+    for (const AddressPoolProblem &p : pool.problems)
+        problems << (p.kind == AddressPoolProblem::ZeroAddress
+                         ? QStringLiteral("%1:%2: the zero address cannot receive payments").arg(fileName).arg(p.line)
+                         : QStringLiteral("%1:%2: \"%3\": %4").arg(fileName).arg(p.line).arg(p.text, p.reason));
+    const QStringList &addresses = pool.addresses;
     if (!problems.isEmpty())
         return fail(ExitUsage, QStringLiteral("nothing imported; fix these lines:\n  %1")
                                    .arg(problems.mid(0, 20).join(QStringLiteral("\n  "))
