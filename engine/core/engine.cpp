@@ -13,6 +13,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 
@@ -121,6 +122,8 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::RateQuote>();
     qRegisterMetaType<sd::ConnectionCheckRequest>();
     qRegisterMetaType<sd::ConnectionCheckResult>();
+    qRegisterMetaType<sd::PoolImportRequest>();
+    qRegisterMetaType<sd::PoolImportOutcome>();
     qRegisterMetaType<QList<sd::AssetMoney>>();
 }
 
@@ -140,6 +143,23 @@ void Engine::fetchRate(quint64 requestId, const QString &asset, const QString &f
         else
             Q_EMIT rateFetchFailed(requestId, quote.error());
     });
+}
+
+void Engine::importPoolAddresses(quint64 requestId, const PoolImportRequest &request)
+{
+    static std::atomic<int> imports{0}; // a connection name per import: the store removes it when it goes
+    PoolImportOutcome outcome;
+    const QString password = request.password ? *request.password : readSecret(request.passwordEnv, QStringLiteral("database"));
+    auto store = Store::open(request.databaseUrl, QStringLiteral("settledesk-pool-import-%1").arg(++imports), password);
+    if (!store) {
+        outcome.error = store.error().message;
+    } else if (auto imported = (*store)->importAddresses(request.asset, request.addresses, d->now()); !imported) {
+        outcome.error = imported.error().message;
+    } else {
+        outcome.added = imported->added;
+        outcome.duplicates = imported->duplicates;
+    }
+    Q_EMIT poolAddressesImported(requestId, outcome);
 }
 
 void Engine::checkConnection(quint64 requestId, const ConnectionCheckRequest &request)

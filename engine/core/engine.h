@@ -7,6 +7,7 @@
 #include "config.h"
 #include "connectioncheck.h"
 #include "invoicerequest.h"
+#include "poolimport.h"
 #include "rateprovider.h"
 #include "store.h"
 #include "walletbackend.h"
@@ -22,6 +23,7 @@ class QNetworkAccessManager;
 class QTimer;
 
 namespace sd {
+
 
 // Creates the backend for an enabled asset, inside the engine thread. Tests may inject their own.
 using BackendFactory = std::function<WalletBackend *(const AssetConfig &, QNetworkAccessManager *, QObject *parent)>;
@@ -63,6 +65,10 @@ public Q_SLOTS:
     // Works whether or not the engine runs (a first start tests before anything is opened); each test has
     // its own network manager, so credentials tried there never reach the running backends.
     void checkConnection(quint64 requestId, const sd::ConnectionCheckRequest &request);
+    // Adds checked addresses to the pool of the database the request names (Store::importAddresses, as the
+    // CLI's `addresses import`; duplicates are skipped); answers poolAddressesImported. Works whether or
+    // not the engine runs.
+    void importPoolAddresses(quint64 requestId, const sd::PoolImportRequest &request);
 
 Q_SIGNALS:
     void started(const QString &databaseDescription);
@@ -79,6 +85,7 @@ Q_SIGNALS:
     void rateFetched(quint64 requestId, const sd::RateQuote &quote);
     void rateFetchFailed(quint64 requestId, const QString &error);
     void connectionChecked(quint64 requestId, const sd::ConnectionCheckResult &result);
+    void poolAddressesImported(quint64 requestId, const sd::PoolImportOutcome &outcome);
 
     // Pushed after every change, whoever wrote it (this engine, another process, another machine): the
     // engine listens to the store's notifier (PostgreSQL LISTEN/NOTIFY with a slow safety poll, SQLite a
