@@ -69,7 +69,8 @@ void DashboardController::start()
                   << connect(w, &MainWindow::refundsRequested, engine, &Engine::loadRefunds, q)
                   << connect(w, &MainWindow::pollRequested, engine, &Engine::pollNow, q)
                   << connect(w, &MainWindow::rateRequested, engine, &Engine::fetchRate, q)
-                  << connect(w, &MainWindow::connectionCheckRequested, engine, &Engine::checkConnection, q);
+                  << connect(w, &MainWindow::connectionCheckRequested, engine, &Engine::checkConnection, q)
+                  << connect(w, &MainWindow::poolImportRequested, engine, &Engine::importPoolAddresses, q);
     // Engine -> window: value snapshots, handled in the GUI thread.
     m_connections << connect(engine, &Engine::started, w, &MainWindow::handleStarted, q)
                   << connect(engine, &Engine::startFailed, w, &MainWindow::handleStartFailed, q)
@@ -90,7 +91,8 @@ void DashboardController::start()
                   << connect(engine, &Engine::databaseStatusChanged, w, &MainWindow::handleDatabaseStatus, q)
                   << connect(engine, &Engine::rateFetched, w, &MainWindow::handleRateFetched, q)
                   << connect(engine, &Engine::rateFetchFailed, w, &MainWindow::handleRateFetchFailed, q)
-                  << connect(engine, &Engine::connectionChecked, w, &MainWindow::handleConnectionChecked, q);
+                  << connect(engine, &Engine::connectionChecked, w, &MainWindow::handleConnectionChecked, q)
+                  << connect(engine, &Engine::poolAddressesImported, w, &MainWindow::handlePoolImported, q);
     m_connections << connect(engine, &Engine::started, this, [this] {
         if (m_window)
             m_window->startLoading();
@@ -276,6 +278,8 @@ std::optional<Config> runFirstStartAssistant(const Config &config, BackendCheck 
     wizard.setCookieFiles(cookieFiles);
     QObject::connect(&wizard, &SetupWizard::connectionCheckRequested, engine, &Engine::checkConnection, Qt::QueuedConnection);
     QObject::connect(engine, &Engine::connectionChecked, &wizard, &ConnectionTestRow::deliver, Qt::QueuedConnection);
+    QObject::connect(&wizard, &SetupWizard::poolImportRequested, engine, &Engine::importPoolAddresses, Qt::QueuedConnection);
+    QObject::connect(engine, &Engine::poolAddressesImported, &wizard, &SetupWizard::deliverPoolImport, Qt::QueuedConnection);
     std::optional<Config> saved;
     QObject::connect(&wizard, &SetupWizard::saved, &wizard, [&saved](const Config &c) { saved = c; });
     if (testNetworkChosen) {

@@ -517,6 +517,7 @@ SetupWizard *MainWindow::openSetupAssistant()
     if (m_cookieFinder)
         wizard->setCookieFiles(m_cookieFinder());
     connect(wizard, &SetupWizard::connectionCheckRequested, this, &MainWindow::connectionCheckRequested);
+    connect(wizard, &SetupWizard::poolImportRequested, this, &MainWindow::poolImportRequested);
     connect(wizard, &SetupWizard::saved, this, &MainWindow::adoptSavedConfig);
     wizard->open();
     return wizard;
@@ -525,6 +526,12 @@ SetupWizard *MainWindow::openSetupAssistant()
 void MainWindow::handleConnectionChecked(quint64 requestId, const ConnectionCheckResult &result)
 {
     ConnectionTestRow::deliver(requestId, result); // the settings dialog's or the setup assistant's row
+}
+
+void MainWindow::handlePoolImported(quint64 requestId, const PoolImportOutcome &outcome)
+{
+    if (m_assistant)
+        m_assistant->deliverPoolImport(requestId, outcome);
 }
 
 QLabel *MainWindow::apiStatusLabel()

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "config.h"
 #include "connectioncheck.h"
+#include "poolimport.h"
 #include "createinvoicerequest.h"
 #include "rateprovider.h"
 #include "settingsdialog.h"
@@ -129,6 +130,7 @@ public Q_SLOTS:
     void handleStatsFailed(quint64 requestId, const QString &error); // the overview's, or a count's
     // A connection test's answer, for the settings dialog that asked.
     void handleConnectionChecked(quint64 requestId, const sd::ConnectionCheckResult &result);
+    void handlePoolImported(quint64 requestId, const sd::PoolImportOutcome &outcome); // the setup assistant's
     // The merchant API (MerchantApiService's answers).
     void handleWebhooks(const QList<sd::WebhookRecord> &webhooks, const QList<sd::DeliveryRecord> &recent);
     void handleRedelivered(const QString &deliveryId);
@@ -151,6 +153,7 @@ Q_SIGNALS:
     void pollRequested();
     void rateRequested(quint64 requestId, const QString &asset, const QString &fiat);
     void connectionCheckRequested(quint64 requestId, const sd::ConnectionCheckRequest &request);
+    void poolImportRequested(quint64 requestId, const sd::PoolImportRequest &request);
     void webhooksRequested();
     void redeliverRequested(const QString &webhookId, const QString &deliveryId);
     void apiKeysRequested();

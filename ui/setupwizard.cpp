@@ -8,6 +8,10 @@
 #include "storeurl.h"
 #include "uiresources.h"
 
+#include <QFile>
+#include <QFileDialog>
+#include <QMetaMethod>
+
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
@@ -233,8 +237,8 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         form->addRow(tr("Wallet RPC URL"), f.url);
     } else {
         page->setTitle(tr("USDT: an Ethereum node"));
-        page->setSubTitle(tr("An Ethereum node's JSON-RPC and the token contract. Receive addresses come from a pool "
-                             "you import after this assistant (settledesk address import FILE)."));
+        page->setSubTitle(tr("An Ethereum node's JSON-RPC and the token contract. Each invoice gets one of your own "
+                             "receive addresses from a pool: a text file with one address a line."));
         form->addRow(tr("Node URL"), f.url);
     }
     if (const QStringList networks = AssetConfig::networks(asset); !networks.isEmpty()) {
@@ -272,6 +276,27 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         f.tokenContract = line(QStringLiteral("usdtTokenContract"), c.tokenContract, page);
         f.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
         form->addRow(tr("Token contract"), f.tokenContract);
+        m_poolFile = line(QStringLiteral("usdtPoolFile"), c.addressPoolFile, page);
+        m_poolFile->setPlaceholderText(tr("a text file, one address a line"));
+        auto *browse = new QPushButton(tr("&Browse…"), page);
+        browse->setObjectName(QStringLiteral("usdtPoolBrowse"));
+        auto *row = new QHBoxLayout;
+        row->addWidget(m_poolFile, 1);
+        row->addWidget(browse);
+        form->addRow(tr("Receive addresses"), row);
+        m_poolStatus = new QLabel(page);
+        m_poolStatus->setObjectName(QStringLiteral("usdtPoolStatus"));
+        m_poolStatus->setWordWrap(true);
+        m_poolStatus->setTextFormat(Qt::PlainText);
+        form->addRow(QString(), m_poolStatus);
+        connect(browse, &QPushButton::clicked, this, [this] {
+            const QString file = QFileDialog::getOpenFileName(this, tr("Receive addresses for USDT"), m_poolFile->text(),
+                                                              tr("Address lists (*.txt *.csv);;All files (*)"));
+            if (!file.isEmpty())
+                m_poolFile->setText(file);
+        });
+        connect(m_poolFile, &QLineEdit::textChanged, this, &SetupWizard::showPoolStatus);
+        showPoolStatus();
     }
     f.test = new ConnectionTestRow(key + QStringLiteral("Test"), page);
     form->addRow(f.test); // in the form: a result of two lines gets its height there
@@ -485,8 +510,10 @@ Config SetupWizard::config() const
             a->accountIndex = quint32(f.account->value());
         if (f.cookie)
             a->cookieFile = a->walletRpcUser.isEmpty() ? f.cookie->currentText().trimmed() : QString();
-        if (f.tokenContract)
+        if (f.tokenContract) {
             a->tokenContract = f.tokenContract->text().trimmed();
+            a->addressPoolFile = m_poolFile->text().trimmed(); // `settledesk addresses import --asset USDT` rereads it
+        }
     }
     return c;
 }
@@ -513,6 +540,8 @@ QStringList SetupWizard::pageProblems(int id) const
         QStringList problems = a ? SettingsDialog::walletProblems(*a) : QStringList();
         if (a && asset == QLatin1String("BTC") && a->walletRpcUser.isEmpty() && a->cookieFile.isEmpty())
             problems << tr("Bitcoin: choose Bitcoin Core's cookie file, or enter its RPC user and password.");
+        if (asset == QLatin1String("USDT"))
+            readPoolFile(&problems);
         return problems;
     }
     case OperatorPage: {
@@ -590,6 +619,97 @@ void SetupWizard::finishSecrets(const QStringList &errors)
         shown->show();
         return;
     }
+    QStringList problems;
+    const std::optional<AddressPoolFile> pool = accepts(QStringLiteral("USDT")) ? readPoolFile(&problems) : std::nullopt;
+    if (!problems.isEmpty()) { // the file changed since its page was left
+        shown->setText(problems.join(QLatin1Char('\n')) + QLatin1Char('\n') + tr("The settings were not saved."));
+        shown->show();
+        return;
+    }
+    if (!pool)
+        return saveAndClose();
+    if (!isSignalConnected(QMetaMethod::fromSignal(&SetupWizard::poolImportRequested))) {
+        shown->setText(tr("The receive addresses cannot be imported from here: nothing was saved."));
+        shown->show();
+        return;
+    }
+    const Config c = config();
+    PoolImportRequest request;
+    request.databaseUrl = c.databaseUrl;
+    request.passwordEnv = c.databasePasswordEnv;
+    if (m_postgres->isChecked() && !m_dbPassword->text().isEmpty())
+        request.password = m_dbPassword->text();
+    request.asset = QStringLiteral("USDT");
+    request.addresses = pool->addresses;
+    static quint64 lastRequest = 0;
+    m_poolRequest = ++lastRequest;
+    button(QWizard::FinishButton)->setEnabled(false);
+    button(QWizard::CancelButton)->setEnabled(false); // the import runs to its end either way
+    Q_EMIT poolImportRequested(m_poolRequest, request);
+}
+
+void SetupWizard::deliverPoolImport(quint64 requestId, const PoolImportOutcome &outcome)
+{
+    if (requestId != m_poolRequest)
+        return;
+    m_poolRequest = 0;
+    button(QWizard::FinishButton)->setEnabled(true);
+    button(QWizard::CancelButton)->setEnabled(true);
+    if (!outcome.ok()) {
+        QLabel *shown = m_errors.value(currentId());
+        shown->setText(tr("The receive addresses could not be imported into the database: %1\n"
+                          "The settings were not saved.").arg(outcome.error));
+        shown->show();
+        return;
+    }
+    saveAndClose();
+}
+
+std::optional<AddressPoolFile> SetupWizard::readPoolFile(QStringList *problems) const
+{
+    const QString fileName = m_poolFile->text().trimmed();
+    if (fileName.isEmpty())
+        return std::nullopt;
+    QFile file(fileName);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        *problems << tr("USDT: cannot read the address list %1: %2").arg(fileName, file.errorString());
+        return std::nullopt;
+    }
+    AddressPoolFile pool = readAddressPool(QStringLiteral("USDT"), file);
+    constexpr int Shown = 5;
+    for (const AddressPoolProblem &p : pool.problems.mid(0, Shown))
+        *problems << (p.kind == AddressPoolProblem::ZeroAddress
+                          ? tr("Line %1: the zero address cannot receive payments.").arg(p.line)
+                          : tr("Line %1: \"%2\" is not a usable address: %3").arg(p.line).arg(p.text, p.reason));
+    if (pool.problems.size() > Shown)
+        *problems << tr("Further lines with problems: %1.").arg(pool.problems.size() - Shown);
+    if (!pool.problems.isEmpty())
+        *problems << tr("Nothing is imported from a list with a bad line: fix it, or choose another file.");
+    else if (pool.addresses.isEmpty())
+        *problems << tr("USDT: %1 lists no addresses.").arg(fileName);
+    if (!pool.importable())
+        return std::nullopt;
+    return pool;
+}
+
+void SetupWizard::showPoolStatus()
+{
+    QStringList problems;
+    const std::optional<AddressPoolFile> pool = readPoolFile(&problems);
+    if (pool)
+        m_poolStatus->setText(tr("Addresses found: %1. Finish adds them to the pool; addresses already there are skipped.")
+                                  .arg(pool->addresses.size()));
+    else if (problems.isEmpty())
+        m_poolStatus->setText(tr("No list chosen: USDT invoices need a free address from the pool. You can import "
+                                 "one later with settledesk addresses import --asset USDT FILE."));
+    else
+        m_poolStatus->setText(problems.join(QLatin1Char('\n')));
+    m_poolStatus->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c62828;"));
+}
+
+void SetupWizard::saveAndClose()
+{
+    QLabel *shown = m_errors.value(currentId());
     const Config c = config();
     if (m_saver) {
         if (auto ok = m_saver(c); !ok) {

@@ -3,12 +3,15 @@
 // wallet RPC; Bitcoin Core with its cookie file or a user and password; USDT's Ethereum node and token
 // contract), operator and fiat currency, then the exchange-rate source. Each page with a peer has a *Test*
 // that runs in the engine's thread (connectionCheckRequested). Nothing is saved before Finish; then the
-// passwords go to the system keychain only and the rest to the INI file, and when the keychain refuses,
-// nothing is saved at all.
+// passwords go to the system keychain only, then the USDT page's address list is imported into the chosen
+// database through the engine thread (as `settledesk addresses import` does; duplicates are skipped), then
+// the rest goes to the INI file. When the keychain or the import refuses, no settings are saved.
 #pragma once
 
 #include "config.h"
 #include "connectioncheck.h"
+#include "addresspool.h"
+#include "poolimport.h"
 #include "settingsdialog.h"
 
 #include <QHash>
@@ -59,6 +62,8 @@ public:
 
 public Q_SLOTS:
     void accept() override;
+    // The engine's answer to poolImportRequested (Engine::poolAddressesImported).
+    void deliverPoolImport(quint64 requestId, const sd::PoolImportOutcome &outcome);
 
 Q_SIGNALS:
     // Finish stored the passwords and saved `config`.
@@ -66,6 +71,9 @@ Q_SIGNALS:
     // Finish with the test network chosen: nothing was saved.
     void testNetworkRequested();
     void connectionCheckRequested(quint64 requestId, const sd::ConnectionCheckRequest &request);
+    // Finish, after the keychain and before the INI: the USDT page's address list into the chosen database
+    // (Engine::importPoolAddresses). Its failure saves no settings.
+    void poolImportRequested(quint64 requestId, const sd::PoolImportRequest &request);
 
 private:
     struct WalletForm
@@ -88,6 +96,11 @@ private:
     bool accepts(const QString &asset) const;
     ConnectionCheckRequest walletRequest(const WalletForm &form) const;
     void finishSecrets(const QStringList &errors);
+    void saveAndClose();
+    // The USDT page's address list, read and checked as `settledesk addresses import` does (addresspool.h);
+    // `problems` in words, empty when it can be imported or no file is named.
+    std::optional<AddressPoolFile> readPoolFile(QStringList *problems) const;
+    void showPoolStatus();
 
     Config m_original;
     SettingsDialog::Saver m_saver;
@@ -102,6 +115,9 @@ private:
     ConnectionTestRow *m_dbTest;
     QHash<QString, QCheckBox *> m_accept; // asset -> "accept it"
     QHash<QString, WalletForm> m_wallets;
+    QLineEdit *m_poolFile = nullptr; // USDT: the receive addresses to import on Finish
+    QLabel *m_poolStatus = nullptr;
+    quint64 m_poolRequest = 0; // the import Finish waits for (0: none)
     QLineEdit *m_operator;
     QComboBox *m_fiat;
     QComboBox *m_rateSource;
