@@ -563,7 +563,7 @@
         <translation>Das Testnetz braucht %1 aus Debians Paket „monero“: sudo apt-get install monero (scripts/run --demo installiert es).</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+130"/>
         <source>%1 exited while starting; its log is in %2</source>
         <translation>%1 hat sich beim Start beendet; sein Protokoll liegt in %2</translation>
     </message>
@@ -786,7 +786,7 @@
         <translation>%1 existiert bereits. Ersetzen?</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Exporting…</source>
         <translation>Wird exportiert …</translation>
     </message>
@@ -1760,13 +1760,13 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+79"/>
-        <location line="+696"/>
+        <location filename="../ui/mainwindow.cpp" line="+76"/>
+        <location line="+709"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-673"/>
+        <location line="-686"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
@@ -1777,12 +1777,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+649"/>
+        <location line="+662"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-648"/>
+        <location line="-661"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1842,17 +1842,17 @@ Ausgang %2</translation>
         <translation>&amp;Adresse kopieren</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Export settlement report…</source>
         <translation>Abrechnungsbericht e&amp;xportieren …</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
@@ -1862,7 +1862,7 @@ Ausgang %2</translation>
         <translation>&amp;Datei</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>&amp;Edit</source>
         <translation>&amp;Bearbeiten</translation>
     </message>
@@ -1927,7 +1927,7 @@ Ausgang %2</translation>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+50"/>
         <source>API listening on %1</source>
         <translation>API lauscht auf %1</translation>
     </message>
@@ -1962,7 +1962,7 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+162"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
@@ -1972,17 +1972,17 @@ Ausgang %2</translation>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-686"/>
+        <location line="-694"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+515"/>
+        <location line="+519"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+66"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -3226,7 +3226,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SetupWizard</name>
     <message>
-        <location filename="../ui/setupwizard.cpp" line="+63"/>
+        <location filename="../ui/setupwizard.cpp" line="+67"/>
         <source>Settledesk setup</source>
         <translation>Settledesk einrichten</translation>
     </message>
@@ -3330,8 +3330,8 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>An Ethereum node&apos;s JSON-RPC and the token contract. Receive addresses come from a pool you import after this assistant (settledesk address import FILE).</source>
-        <translation>Das JSON-RPC eines Ethereum-Knotens und der Token-Vertrag. Empfangsadressen kommen aus einem Vorrat, den Sie nach diesem Assistenten importieren (settledesk address import DATEI).</translation>
+        <source>An Ethereum node&apos;s JSON-RPC and the token contract. Each invoice gets one of your own receive addresses from a pool: a text file with one address a line.</source>
+        <translation>Das JSON-RPC eines Ethereum-Knotens und der Token-Vertrag. Jede Rechnung erhält eine Ihrer eigenen Empfangsadressen aus einem Vorrat: einer Textdatei mit einer Adresse pro Zeile.</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -3374,7 +3374,32 @@ Ausgang %2</translation>
         <translation>Token-Vertrag</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+2"/>
+        <source>a text file, one address a line</source>
+        <translation>eine Textdatei, eine Adresse pro Zeile</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Browse…</source>
+        <translation>&amp;Durchsuchen …</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Receive addresses</source>
+        <translation>Empfangsadressen</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Receive addresses for USDT</source>
+        <translation>Empfangsadressen für USDT</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Address lists (*.txt *.csv);;All files (*)</source>
+        <translation>Adresslisten (*.txt *.csv);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>You and your currency</source>
         <translation>Sie und Ihre Währung</translation>
     </message>
@@ -3454,7 +3479,7 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+131"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>
@@ -3464,7 +3489,7 @@ Ausgang %2</translation>
         <translation>Bitcoin: wählen Sie die Cookie-Datei von Bitcoin Core oder geben Sie RPC-Benutzer und Passwort ein.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>Enter the name the audit log records for your refund decisions.</source>
         <translation>Geben Sie den Namen ein, den das Prüfprotokoll für Ihre Erstattungsentscheidungen festhält.</translation>
     </message>
@@ -3475,6 +3500,63 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+62"/>
+        <source>The settings were not saved.</source>
+        <translation>Die Einstellungen wurden nicht gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The receive addresses cannot be imported from here: nothing was saved.</source>
+        <translation>Die Empfangsadressen können von hier aus nicht importiert werden: Es wurde nichts gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>The receive addresses could not be imported into the database: %1
+The settings were not saved.</source>
+        <translation>Die Empfangsadressen konnten nicht in die Datenbank importiert werden: %1
+Die Einstellungen wurden nicht gespeichert.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>USDT: cannot read the address list %1: %2</source>
+        <translation>USDT: Die Adressliste %1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Line %1: the zero address cannot receive payments.</source>
+        <translation>Zeile %1: An die Null-Adresse kann nicht gezahlt werden.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Line %1: &quot;%2&quot; is not a usable address: %3</source>
+        <translation>Zeile %1: „%2“ ist keine verwendbare Adresse: %3</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Further lines with problems: %1.</source>
+        <translation>Weitere fehlerhafte Zeilen: %1.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing is imported from a list with a bad line: fix it, or choose another file.</source>
+        <translation>Aus einer Liste mit einer fehlerhaften Zeile wird nichts importiert: Berichtigen Sie die Zeile oder wählen Sie eine andere Datei.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>USDT: %1 lists no addresses.</source>
+        <translation>USDT: %1 enthält keine Adressen.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Addresses found: %1. Finish adds them to the pool; addresses already there are skipped.</source>
+        <translation>Gefundene Adressen: %1. „Fertigstellen“ fügt sie dem Vorrat hinzu; Adressen, die schon darin sind, werden übersprungen.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No list chosen: USDT invoices need a free address from the pool. You can import one later with settledesk addresses import --asset USDT FILE.</source>
+        <translation>Keine Liste gewählt: USDT-Rechnungen brauchen eine freie Adresse aus dem Vorrat. Sie können später eine importieren: settledesk addresses import --asset USDT DATEI.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
     </message>
