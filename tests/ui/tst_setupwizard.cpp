@@ -7,6 +7,7 @@
 #include "dashboardcontroller.h"
 #include "fakesecretwriter.h"
 #include "setupwizard.h"
+#include "wizardtestsupport.h"
 #include "storeurl.h"
 
 #include <QAbstractButton>
@@ -27,6 +28,9 @@
 using namespace sd;
 using namespace sd::ui;
 using uitest::FakeSecretWriter;
+using uitest::box;
+using uitest::combo;
+using uitest::shoot;
 
 namespace {
 
@@ -37,18 +41,6 @@ QByteArray fileBytes(const QString &path)
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
-
-void shoot(QWidget *w, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("SETTLEDESK_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
-}
-
-QCheckBox *box(SetupWizard &w, const QString &name) { return w.findChild<QCheckBox *>(name); }
-QComboBox *combo(SetupWizard &w, const QString &name) { return w.findChild<QComboBox *>(name); }
 
 } // namespace
 
@@ -84,13 +76,7 @@ class TestSetupWizard : public QObject
         w.lineEdit(QStringLiteral("xmrPassword"))->setText(WalletSecret);
         combo(w, QStringLiteral("xmrNetwork"))->setCurrentIndex(combo(w, QStringLiteral("xmrNetwork"))->findData(QStringLiteral("stagenet")));
         w.next();
-        QCOMPARE(w.currentId(), int(SetupWizard::OperatorPage));
-        w.lineEdit(QStringLiteral("operator"))->setText(QStringLiteral("Alice Shop"));
-        combo(w, QStringLiteral("fiatCurrency"))->setEditText(QStringLiteral("eur"));
-        w.next();
-        QCOMPARE(w.currentId(), int(SetupWizard::RatesPage));
-        combo(w, QStringLiteral("rateSource"))->setCurrentIndex(combo(w, QStringLiteral("rateSource"))->findData(QStringLiteral("manual")));
-        w.lineEdit(QStringLiteral("xmrManualRate"))->setText(QStringLiteral("150.25"));
+        uitest::walkOperatorAndRates(w, QStringLiteral("eur"), QStringLiteral("xmrManualRate"), QStringLiteral("150.25"));
     }
 
 private Q_SLOTS:

@@ -7,6 +7,7 @@
 #include "dashboardcontroller.h"
 #include "fakesecretwriter.h"
 #include "setupwizard.h"
+#include "wizardtestsupport.h"
 #include "storetestsupport.h"
 
 #include <QAbstractButton>
@@ -27,6 +28,8 @@
 using namespace sd;
 using namespace sd::ui;
 using uitest::FakeSecretWriter;
+using uitest::box;
+using uitest::shoot;
 
 namespace {
 
@@ -36,17 +39,6 @@ const QString B = QStringLiteral("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
 const QString C = QStringLiteral("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
 const QString Token = QStringLiteral("0x5FbDB2315678afecb367f032d93F642f64180aa3");
 
-void shoot(QWidget *w, const QString &name)
-{
-    const QString dir = qEnvironmentVariable("SETTLEDESK_SCREENSHOT_DIR");
-    if (dir.isEmpty())
-        return;
-    QDir().mkpath(dir);
-    w->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
-}
-
-QCheckBox *box(SetupWizard &w, const QString &name) { return w.findChild<QCheckBox *>(name); }
-QComboBox *combo(SetupWizard &w, const QString &name) { return w.findChild<QComboBox *>(name); }
 QString poolStatus(SetupWizard &w) { return w.findChild<QLabel *>(QStringLiteral("usdtPoolStatus"))->text(); }
 
 } // namespace
@@ -95,17 +87,6 @@ class TestSetupWizardPool : public QObject
         w.lineEdit(QStringLiteral("usdtTokenContract"))->setText(Token);
         w.lineEdit(QStringLiteral("usdtPoolFile"))->setText(poolFile);
     }
-    void walkToEnd(SetupWizard &w)
-    {
-        w.next();
-        QCOMPARE(w.currentId(), int(SetupWizard::OperatorPage));
-        w.lineEdit(QStringLiteral("operator"))->setText(QStringLiteral("Alice Shop"));
-        combo(w, QStringLiteral("fiatCurrency"))->setEditText(QStringLiteral("EUR"));
-        w.next();
-        QCOMPARE(w.currentId(), int(SetupWizard::RatesPage));
-        combo(w, QStringLiteral("rateSource"))->setCurrentIndex(combo(w, QStringLiteral("rateSource"))->findData(QStringLiteral("manual")));
-        w.lineEdit(QStringLiteral("usdtManualRate"))->setText(QStringLiteral("0.92"));
-    }
     QStringList pool()
     {
         auto store = m_db->open(QStringLiteral("pool-check"));
@@ -140,7 +121,8 @@ class TestSetupWizardPool : public QObject
                     *errors = w.errorText();
                     return w.reject();
                 }
-                walkToEnd(w);
+                w.next();
+                uitest::walkOperatorAndRates(w, QStringLiteral("EUR"), QStringLiteral("usdtManualRate"), QStringLiteral("0.92"));
                 w.button(QWizard::FinishButton)->click();
                 QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible() || !w.errorText().isEmpty(), 20000);
                 *errors = w.errorText();
