@@ -149,7 +149,10 @@ void Engine::importPoolAddresses(quint64 requestId, const PoolImportRequest &req
 {
     static std::atomic<int> imports{0}; // a connection name per import: the store removes it when it goes
     PoolImportOutcome outcome;
-    const QString password = request.password ? *request.password : readSecret(request.passwordEnv, QStringLiteral("database"));
+    // Only PostgreSQL takes a password (as the CLI): SQLite must not wait on a keychain it does not need.
+    const bool postgres = request.databaseUrl.startsWith(QLatin1String("postgres"));
+    const QString password = request.password || !postgres ? request.password.value_or(QString())
+                                                             : readSecret(request.passwordEnv, QStringLiteral("database"));
     auto store = Store::open(request.databaseUrl, QStringLiteral("settledesk-pool-import-%1").arg(++imports), password);
     if (!store) {
         outcome.error = store.error().message;

@@ -66,15 +66,16 @@ class TestSetupWizardPool : public QObject
         return c;
     }
     // The database page on the test's database, USDT only, the pool file named; stops on the USDT page.
-    void walkToPool(SetupWizard &w, const QString &poolFile)
+    // `unreachable`: a database the import cannot open (PostgreSQL: a wrong password; SQLite: a folder).
+    void walkToPool(SetupWizard &w, const QString &poolFile, bool unreachable)
     {
         if (sdtest::backend() == sdtest::Backend::Postgres) {
             w.findChild<QRadioButton *>(QStringLiteral("usePostgres"))->setChecked(true);
             w.lineEdit(QStringLiteral("postgresUrl"))->setText(m_db->url());
-            w.lineEdit(QStringLiteral("databasePassword"))->setText(m_db->password());
+            w.lineEdit(QStringLiteral("databasePassword"))->setText(unreachable ? QStringLiteral("wrong") : m_db->password());
         } else {
             w.findChild<QRadioButton *>(QStringLiteral("useSqlite"))->setChecked(true);
-            w.lineEdit(QStringLiteral("sqlitePath"))->setText(m_db->name());
+            w.lineEdit(QStringLiteral("sqlitePath"))->setText(unreachable ? m_dir->path() : m_db->name());
         }
         w.next();
         QCOMPARE(w.currentId(), int(SetupWizard::AssetsPage));
@@ -104,14 +105,15 @@ class TestSetupWizardPool : public QObject
         return addresses;
     }
     // The first start with the pool file; `finish`: press Finish (else Cancel). Answers the saved config.
-    std::optional<Config> runAssistant(const QString &poolFile, bool finish, QString *status, QString *errors)
+    std::optional<Config> runAssistant(const QString &poolFile, bool finish, QString *status, QString *errors,
+                                       bool unreachable = false)
     {
         auto *keychain = new FakeSecretWriter(QString());
         return runFirstStartAssistant(fresh(), {}, {}, [&](SetupWizard &w) {
             w.setSecretWriter(keychain);
             QTimer::singleShot(60000, &w, &QWizard::reject); // a failed step below must not hang the test
             QTimer::singleShot(0, &w, [&] {
-                walkToPool(w, poolFile);
+                walkToPool(w, poolFile, unreachable);
                 *status = poolStatus(w);
                 shoot(&w, QStringLiteral("wizard-usdt-pool-") + QFileInfo(poolFile).baseName());
                 if (!finish)
@@ -175,6 +177,20 @@ private Q_SLOTS:
                  qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("Line 3: the zero address cannot receive payments.")), qPrintable(status));
         QVERIFY2(errors.contains(QStringLiteral("Nothing is imported from a list with a bad line")), qPrintable(errors));
+        QVERIFY(!QFileInfo::exists(m_ini));
+        QCOMPARE(pool(), QStringList());
+    }
+
+    // The import fails at Finish (the database refuses): the merchant reads why, no settings are saved.
+    void refusedImportSavesNothing()
+    {
+        const QString list = file(QStringLiteral("refused.txt"), A + QLatin1Char('\n'));
+        QString status, errors;
+        const auto saved = runAssistant(list, true, &status, &errors, true);
+        QVERIFY(!saved.has_value());
+        QVERIFY2(errors.startsWith(QStringLiteral("The receive addresses could not be imported into the database: ")),
+                 qPrintable(errors));
+        QVERIFY2(errors.endsWith(QStringLiteral("The settings were not saved.")), qPrintable(errors));
         QVERIFY(!QFileInfo::exists(m_ini));
         QCOMPARE(pool(), QStringList());
     }
