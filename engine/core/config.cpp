@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <initializer_list>
 #include <limits>
 
 namespace sd {
@@ -108,19 +109,16 @@ QString Config::defaultPath() { return QDir(configDirectory()).filePath(QStringL
 
 QString Config::defaultDatabaseUrl() { return QStringLiteral("sqlite:") + defaultDatabasePath(); }
 
-std::expected<Config, QString> Config::load(const QString &path)
-{
-    Config config;
-    config.path = path.isEmpty() ? defaultPath() : path;
-    if (!path.isEmpty() && !QFileInfo::exists(path))
-        return std::unexpected(QStringLiteral("configuration file %1 does not exist").arg(path));
-    QSettings s(config.path, QSettings::IniFormat);
-    if (s.status() == QSettings::FormatError)
-        return std::unexpected(QStringLiteral("%1 is not a valid INI file").arg(config.path));
+namespace {
 
-    QString error;
-    // QSettings maps an INI section named [general] (any case) to its top-level keys, so they are read
-    // there; a group "general" written by an earlier build lives in [%General] and is still honoured.
+// Each reader takes one INI group (QSettings' current group is the caller's) and fills its part of the
+// configuration; an invalid value is an error naming group/key, never a silent default.
+using Loaded = std::expected<void, QString>;
+
+// QSettings maps an INI section named [general] (any case) to its top-level keys, so they are read
+// there; a group "general" written by an earlier build lives in [%General] and is still honoured.
+void readGeneral(QSettings &s, Config &config)
+{
     const auto general = [&s](const QString &key, const QVariant &fallback) {
         if (s.contains(key))
             return s.value(key);
@@ -132,22 +130,28 @@ std::expected<Config, QString> Config::load(const QString &path)
     config.testNetwork = general(QStringLiteral("test_network"), QString()).toString().trimmed();
     if (config.operatorName.isEmpty())
         config.operatorName = qEnvironmentVariable("USER", QStringLiteral("operator"));
+}
 
-    s.beginGroup(QStringLiteral("database"));
-    config.databaseUrl = s.value(QStringLiteral("url"), defaultDatabaseUrl()).toString().trimmed();
+Loaded readDatabase(QSettings &s, Config &config)
+{
+    QString error;
+    config.databaseUrl = s.value(QStringLiteral("url"), Config::defaultDatabaseUrl()).toString().trimmed();
     config.databasePasswordEnv = s.value(QStringLiteral("password_env"), config.databasePasswordEnv).toString().trimmed();
     if (!readInt(s, QStringLiteral("change_poll_ms"), config.changePollMs, 0, 3'600'000, error))
         return std::unexpected(error);
-    s.endGroup();
+    return {};
+}
 
-    s.beginGroup(QStringLiteral("rates"));
-    config.rates.source = s.value(QStringLiteral("source"), config.rates.source).toString().trimmed().toLower();
-    if (!RatesConfig::sources().contains(config.rates.source))
+Loaded readRates(QSettings &s, RatesConfig &rates)
+{
+    QString error;
+    rates.source = s.value(QStringLiteral("source"), rates.source).toString().trimmed().toLower();
+    if (!RatesConfig::sources().contains(rates.source))
         return std::unexpected(QStringLiteral("rates/source: \"%1\" is not one of %2")
-                                   .arg(config.rates.source, RatesConfig::sources().join(QStringLiteral(", "))));
-    config.rates.url = s.value(QStringLiteral("url")).toString().trimmed();
-    if (!readInt(s, QStringLiteral("max_age_s"), config.rates.maxAgeSecs, 1, 86400, error) ||
-        !readInt(s, QStringLiteral("request_timeout_ms"), config.rates.requestTimeoutMs, 100, 600'000, error))
+                                   .arg(rates.source, RatesConfig::sources().join(QStringLiteral(", "))));
+    rates.url = s.value(QStringLiteral("url")).toString().trimmed();
+    if (!readInt(s, QStringLiteral("max_age_s"), rates.maxAgeSecs, 1, 86400, error) ||
+        !readInt(s, QStringLiteral("request_timeout_ms"), rates.requestTimeoutMs, 100, 600'000, error))
         return std::unexpected(error);
     for (const QString &key : s.childKeys()) {
         // manual_btc_usd = 65000.00: the rate of one BTC in USD when source=manual.
@@ -158,32 +162,136 @@ std::expected<Config, QString> Config::load(const QString &path)
         const auto parsed = Decimal::parse(rate.toStdString());
         if (!parsed || parsed->isZero())
             return std::unexpected(QStringLiteral("rates/%1: \"%2\" is not a positive plain decimal number").arg(key, rate));
-        config.rates.manualRates.insert(parts[1].toUpper() + QLatin1Char('/') + parts[2].toUpper(), rate);
+        rates.manualRates.insert(parts[1].toUpper() + QLatin1Char('/') + parts[2].toUpper(), rate);
     }
-    s.endGroup();
+    return {};
+}
 
-    s.beginGroup(QStringLiteral("api"));
-    config.api.listen = s.value(QStringLiteral("listen")).toString().trimmed();
-    config.api.publicUrl = s.value(QStringLiteral("public_url")).toString().trimmed();
-    config.api.storeId = s.value(QStringLiteral("store_id")).toString().trimmed();
-    config.api.storeName = s.value(QStringLiteral("store_name"), config.api.storeName).toString().trimmed();
-    config.api.tlsCert = s.value(QStringLiteral("tls_cert")).toString().trimmed();
-    config.api.tlsKey = s.value(QStringLiteral("tls_key")).toString().trimmed();
-    config.api.secretKeyEnv = s.value(QStringLiteral("secret_key_env"), config.api.secretKeyEnv).toString().trimmed();
-    config.api.secretKeyFile = s.value(QStringLiteral("secret_key_file")).toString().trimmed();
-    config.api.webhookAllowLinkLocal = s.value(QStringLiteral("webhook_allow_link_local"), false).toBool();
-    if (!readInt(s, QStringLiteral("max_monitoring_minutes"), config.api.maxMonitoringMinutes, 0, 1440, error) ||
-        !readInt(s, QStringLiteral("delivery_timeout_ms"), config.api.deliveryTimeoutMs, 100, 600'000, error) ||
-        !readInt(s, QStringLiteral("requests_per_minute"), config.api.requestsPerMinute, 1, 10'000'000, error) ||
-        !readInt(s, QStringLiteral("auth_failures_per_minute"), config.api.authFailuresPerMinute, 1, 100'000, error) ||
-        !readInt(s, QStringLiteral("max_body_kb"), config.api.maxBodyKb, 1, 65536, error) ||
-        !readInt(s, QStringLiteral("checkout_requests_per_minute"), config.api.checkoutRequestsPerMinute, 1, 10'000'000, error))
+Loaded readApi(QSettings &s, ApiConfig &api)
+{
+    QString error;
+    api.listen = s.value(QStringLiteral("listen")).toString().trimmed();
+    api.publicUrl = s.value(QStringLiteral("public_url")).toString().trimmed();
+    api.storeId = s.value(QStringLiteral("store_id")).toString().trimmed();
+    api.storeName = s.value(QStringLiteral("store_name"), api.storeName).toString().trimmed();
+    api.tlsCert = s.value(QStringLiteral("tls_cert")).toString().trimmed();
+    api.tlsKey = s.value(QStringLiteral("tls_key")).toString().trimmed();
+    api.secretKeyEnv = s.value(QStringLiteral("secret_key_env"), api.secretKeyEnv).toString().trimmed();
+    api.secretKeyFile = s.value(QStringLiteral("secret_key_file")).toString().trimmed();
+    api.webhookAllowLinkLocal = s.value(QStringLiteral("webhook_allow_link_local"), false).toBool();
+    if (!readInt(s, QStringLiteral("max_monitoring_minutes"), api.maxMonitoringMinutes, 0, 1440, error) ||
+        !readInt(s, QStringLiteral("delivery_timeout_ms"), api.deliveryTimeoutMs, 100, 600'000, error) ||
+        !readInt(s, QStringLiteral("requests_per_minute"), api.requestsPerMinute, 1, 10'000'000, error) ||
+        !readInt(s, QStringLiteral("auth_failures_per_minute"), api.authFailuresPerMinute, 1, 100'000, error) ||
+        !readInt(s, QStringLiteral("max_body_kb"), api.maxBodyKb, 1, 65536, error) ||
+        !readInt(s, QStringLiteral("checkout_requests_per_minute"), api.checkoutRequestsPerMinute, 1, 10'000'000, error))
         return std::unexpected(error);
-    config.api.checkoutShowOrderId = s.value(QStringLiteral("checkout_show_order_id"), true).toBool();
-    if (config.api.tlsCert.isEmpty() != config.api.tlsKey.isEmpty())
+    api.checkoutShowOrderId = s.value(QStringLiteral("checkout_show_order_id"), true).toBool();
+    if (api.tlsCert.isEmpty() != api.tlsKey.isEmpty())
         return std::unexpected(QStringLiteral("api: tls_cert and tls_key go together"));
-    s.endGroup();
+    return {};
+}
 
+// The optional keys of an asset's section: present means set (and checked), absent means the default.
+Loaded readAssetOverrides(QSettings &s, AssetConfig &a)
+{
+    QString error;
+    if (s.contains(QStringLiteral("reorg_watch_s"))) {
+        qint64 watch = 0;
+        if (!readInt(s, QStringLiteral("reorg_watch_s"), watch, 0, 7 * 86400, error))
+            return std::unexpected(error);
+        a.reorgWatchOverride = Seconds(watch);
+    }
+    if (s.contains(QStringLiteral("start_height"))) {
+        qint64 start = 0;
+        if (!readInt(s, QStringLiteral("start_height"), start, 0, std::numeric_limits<qint64>::max(), error))
+            return std::unexpected(error);
+        a.startHeight = quint64(start);
+    }
+    if (s.contains(QStringLiteral("dust_tolerance_fiat"))) {
+        a.dustToleranceFiat = s.value(QStringLiteral("dust_tolerance_fiat")).toString().trimmed();
+        if (!Decimal::parse(a.dustToleranceFiat.toStdString()))
+            return std::unexpected(QStringLiteral("%1/dust_tolerance_fiat: \"%2\" is not a plain decimal number")
+                                       .arg(sectionFor(a.asset), a.dustToleranceFiat));
+    }
+    return {};
+}
+
+// One asset's section ([xmr], [btc], [usdt]).
+Loaded readAsset(QSettings &s, const Asset &known, AssetConfig &a)
+{
+    QString error;
+    a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
+    a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
+    a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
+    a.tokenContract = s.value(QStringLiteral("token_contract")).toString().trimmed();
+    a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
+    if (a.asset == QLatin1String("BTC"))
+        a.cookieFile = s.value(QStringLiteral("cookie_file")).toString().trimmed();
+    else
+        a.addressPoolFile = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
+    a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
+    if (const QStringList networks = AssetConfig::networks(a.asset); !networks.isEmpty()) {
+        a.network = s.value(QStringLiteral("network"), a.network).toString().trimmed().toLower();
+        if (!networks.contains(a.network))
+            return std::unexpected(QStringLiteral("%1/network: \"%2\" is not one of %3")
+                                       .arg(sectionFor(a.asset), a.network, networks.join(QStringLiteral(", "))));
+    }
+    qint64 quote = a.quoteWindow.count(), grace = a.graceWindow.count();
+    const bool ok = readInt(s, QStringLiteral("account_index"), a.accountIndex, 0, 1'000'000, error) &&
+                    readInt(s, QStringLiteral("min_confirmations"), a.minConfirmations, 0, 1000, error) &&
+                    readInt(s, QStringLiteral("quote_window"), quote, 1, 7 * 86400, error) &&
+                    readInt(s, QStringLiteral("grace_window"), grace, 0, 86400, error) &&
+                    readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
+                    readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
+                    readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
+    quint32 refundConfirmations = known.defaultRefundConfirmations;
+    if (ok && s.contains(QStringLiteral("refund_min_confirmations"))) {
+        if (!readInt(s, QStringLiteral("refund_min_confirmations"), refundConfirmations, 0, 1000, error))
+            return std::unexpected(error);
+        a.refundMinConfirmations = refundConfirmations;
+    }
+    if (!ok)
+        return std::unexpected(error);
+    a.quoteWindow = Seconds(quote);
+    a.graceWindow = Seconds(grace);
+    if (auto overrides = readAssetOverrides(s, a); !overrides)
+        return overrides;
+    if (a.enabled && a.walletRpcUrl.isEmpty())
+        return std::unexpected(QStringLiteral("%1: enabled but wallet_rpc_url is empty").arg(sectionFor(a.asset)));
+    return {};
+}
+
+// Runs `read` inside INI group `group`.
+template<typename Read>
+Loaded inGroup(QSettings &s, const QString &group, Read read)
+{
+    s.beginGroup(group);
+    Loaded done = read();
+    s.endGroup();
+    return done;
+}
+
+} // namespace
+
+std::expected<Config, QString> Config::load(const QString &path)
+{
+    Config config;
+    config.path = path.isEmpty() ? defaultPath() : path;
+    if (!path.isEmpty() && !QFileInfo::exists(path))
+        return std::unexpected(QStringLiteral("configuration file %1 does not exist").arg(path));
+    QSettings s(config.path, QSettings::IniFormat);
+    if (s.status() == QSettings::FormatError)
+        return std::unexpected(QStringLiteral("%1 is not a valid INI file").arg(config.path));
+
+    readGeneral(s, config);
+    Loaded done = inGroup(s, QStringLiteral("database"), [&] { return readDatabase(s, config); });
+    if (done)
+        done = inGroup(s, QStringLiteral("rates"), [&] { return readRates(s, config.rates); });
+    if (done)
+        done = inGroup(s, QStringLiteral("api"), [&] { return readApi(s, config.api); });
+    if (!done)
+        return std::unexpected(done.error());
     s.beginGroup(QStringLiteral("display"));
     config.display.screen = s.value(QStringLiteral("screen")).toString().trimmed();
     config.display.autoShow = s.value(QStringLiteral("auto_show"), false).toBool();
@@ -193,66 +301,58 @@ std::expected<Config, QString> Config::load(const QString &path)
         AssetConfig a;
         a.asset = QString::fromStdString(known.code);
         a.minConfirmations = known.defaultConfirmations;
-        s.beginGroup(sectionFor(a.asset));
-        a.walletRpcUrl = s.value(QStringLiteral("wallet_rpc_url")).toString().trimmed();
-        a.walletRpcUser = s.value(QStringLiteral("wallet_rpc_user")).toString().trimmed();
-        a.walletRpcPasswordEnv = s.value(QStringLiteral("wallet_rpc_password_env")).toString().trimmed();
-        a.tokenContract = s.value(QStringLiteral("token_contract")).toString().trimmed();
-        a.daemonRpcUrl = s.value(QStringLiteral("daemon_rpc_url")).toString().trimmed();
-        if (a.asset == QLatin1String("BTC"))
-            a.cookieFile = s.value(QStringLiteral("cookie_file")).toString().trimmed();
-        else
-            a.addressPoolFile = s.value(QStringLiteral("address_pool_file")).toString().trimmed();
-        a.enabled = s.value(QStringLiteral("enabled"), !a.walletRpcUrl.isEmpty()).toBool();
-        if (const QStringList networks = AssetConfig::networks(a.asset); !networks.isEmpty()) {
-            a.network = s.value(QStringLiteral("network"), a.network).toString().trimmed().toLower();
-            if (!networks.contains(a.network))
-                return std::unexpected(QStringLiteral("%1/network: \"%2\" is not one of %3")
-                                           .arg(sectionFor(a.asset), a.network, networks.join(QStringLiteral(", "))));
-        }
-        qint64 quote = a.quoteWindow.count(), grace = a.graceWindow.count();
-        const bool ok = readInt(s, QStringLiteral("account_index"), a.accountIndex, 0, 1'000'000, error) &&
-                        readInt(s, QStringLiteral("min_confirmations"), a.minConfirmations, 0, 1000, error) &&
-                        readInt(s, QStringLiteral("quote_window"), quote, 1, 7 * 86400, error) &&
-                        readInt(s, QStringLiteral("grace_window"), grace, 0, 86400, error) &&
-                        readInt(s, QStringLiteral("poll_interval_ms"), a.pollIntervalMs, 100, 3'600'000, error) &&
-                        readInt(s, QStringLiteral("request_timeout_ms"), a.requestTimeoutMs, 100, 600'000, error) &&
-                        readInt(s, QStringLiteral("reorg_depth"), a.reorgDepth, 0, 10'000, error);
-        quint32 refundConfirmations = known.defaultRefundConfirmations;
-        if (ok && s.contains(QStringLiteral("refund_min_confirmations"))) {
-            if (!readInt(s, QStringLiteral("refund_min_confirmations"), refundConfirmations, 0, 1000, error))
-                return std::unexpected(error);
-            a.refundMinConfirmations = refundConfirmations;
-        }
-        if (!ok)
-            return std::unexpected(error);
-        if (s.contains(QStringLiteral("reorg_watch_s"))) {
-            qint64 watch = 0;
-            if (!readInt(s, QStringLiteral("reorg_watch_s"), watch, 0, 7 * 86400, error))
-                return std::unexpected(error);
-            a.reorgWatchOverride = Seconds(watch);
-        }
-        if (s.contains(QStringLiteral("start_height"))) {
-            qint64 start = 0;
-            if (!readInt(s, QStringLiteral("start_height"), start, 0, std::numeric_limits<qint64>::max(), error))
-                return std::unexpected(error);
-            a.startHeight = quint64(start);
-        }
-        a.quoteWindow = Seconds(quote);
-        a.graceWindow = Seconds(grace);
-        if (s.contains(QStringLiteral("dust_tolerance_fiat"))) {
-            a.dustToleranceFiat = s.value(QStringLiteral("dust_tolerance_fiat")).toString().trimmed();
-            if (!Decimal::parse(a.dustToleranceFiat.toStdString()))
-                return std::unexpected(QStringLiteral("%1/dust_tolerance_fiat: \"%2\" is not a plain decimal number")
-                                           .arg(sectionFor(a.asset), a.dustToleranceFiat));
-        }
-        if (a.enabled && a.walletRpcUrl.isEmpty())
-            return std::unexpected(QStringLiteral("%1: enabled but wallet_rpc_url is empty").arg(sectionFor(a.asset)));
-        s.endGroup();
+        if (auto read = inGroup(s, sectionFor(a.asset), [&] { return readAsset(s, known, a); }); !read)
+            return std::unexpected(read.error());
         config.assets.push_back(a);
     }
     return config;
 }
+
+namespace {
+
+// Writes `value` under `key`, or removes the key when there is nothing to write (the default applies).
+void setOrRemove(QSettings &s, const QString &key, bool present, const QVariant &value)
+{
+    if (present)
+        s.setValue(key, value);
+    else
+        s.remove(key);
+}
+
+// Writes each {key, value} in the current group.
+void writeKeys(QSettings &s, std::initializer_list<std::pair<const char *, QVariant>> keys)
+{
+    for (const auto &[key, value] : keys)
+        s.setValue(QLatin1String(key), value);
+}
+
+void writeAsset(QSettings &s, const AssetConfig &a)
+{
+    writeKeys(s, {{"enabled", a.enabled}, {"wallet_rpc_url", a.walletRpcUrl}, {"wallet_rpc_user", a.walletRpcUser},
+                  {"wallet_rpc_password_env", a.walletRpcPasswordEnv}, {"account_index", a.accountIndex},
+                  {"min_confirmations", a.minConfirmations}, {"quote_window", qint64(a.quoteWindow.count())},
+                  {"grace_window", qint64(a.graceWindow.count())}, {"dust_tolerance_fiat", a.dustToleranceFiat},
+                  {"poll_interval_ms", a.pollIntervalMs}, {"request_timeout_ms", a.requestTimeoutMs},
+                  {"reorg_depth", a.reorgDepth}});
+    if (!AssetConfig::networks(a.asset).isEmpty())
+        s.setValue(QStringLiteral("network"), a.network);
+    if (a.refundMinConfirmations)
+        s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
+    // Optional paths and addresses: written only when set (an empty key would read back the same).
+    const std::pair<const char *, const QString *> optional[] = {{"daemon_rpc_url", &a.daemonRpcUrl},
+                                                                  {"token_contract", &a.tokenContract},
+                                                                  {"cookie_file", &a.cookieFile},
+                                                                  {"address_pool_file", &a.addressPoolFile}};
+    for (const auto &[key, value] : optional)
+        if (!value->isEmpty())
+            s.setValue(QLatin1String(key), *value);
+    if (a.reorgWatchOverride)
+        s.setValue(QStringLiteral("reorg_watch_s"), qint64(a.reorgWatchOverride->count()));
+    if (a.startHeight)
+        s.setValue(QStringLiteral("start_height"), qulonglong(*a.startHeight));
+}
+
+} // namespace
 
 std::expected<void, QString> Config::save(const QString &target) const
 {
@@ -261,73 +361,30 @@ std::expected<void, QString> Config::save(const QString &target) const
     QSettings s(file, QSettings::IniFormat);
     // Top-level keys: QSettings writes them as the [General] section people expect to edit.
     s.remove(QStringLiteral("general")); // the [%General] group of earlier builds
-    s.setValue(QStringLiteral("fiat_currency"), fiatCurrency);
-    s.setValue(QStringLiteral("operator"), operatorName);
-    s.setValue(QStringLiteral("notifications"), notifications);
-    if (testNetwork.isEmpty())
-        s.remove(QStringLiteral("test_network"));
-    else
-        s.setValue(QStringLiteral("test_network"), testNetwork);
+    writeKeys(s, {{"fiat_currency", fiatCurrency}, {"operator", operatorName}, {"notifications", notifications}});
+    setOrRemove(s, QStringLiteral("test_network"), !testNetwork.isEmpty(), testNetwork);
     s.beginGroup(QStringLiteral("database"));
-    s.setValue(QStringLiteral("url"), databaseUrl);
-    s.setValue(QStringLiteral("password_env"), databasePasswordEnv);
-    if (changePollMs > 0)
-        s.setValue(QStringLiteral("change_poll_ms"), changePollMs);
-    else
-        s.remove(QStringLiteral("change_poll_ms"));
+    writeKeys(s, {{"url", databaseUrl}, {"password_env", databasePasswordEnv}});
+    setOrRemove(s, QStringLiteral("change_poll_ms"), changePollMs > 0, changePollMs);
     s.endGroup();
     s.beginGroup(QStringLiteral("rates"));
-    s.setValue(QStringLiteral("source"), rates.source);
-    s.setValue(QStringLiteral("url"), rates.url);
-    s.setValue(QStringLiteral("max_age_s"), rates.maxAgeSecs);
-    s.setValue(QStringLiteral("request_timeout_ms"), rates.requestTimeoutMs);
+    writeKeys(s, {{"source", rates.source}, {"url", rates.url}, {"max_age_s", rates.maxAgeSecs},
+                  {"request_timeout_ms", rates.requestTimeoutMs}});
     for (auto it = rates.manualRates.cbegin(); it != rates.manualRates.cend(); ++it)
         s.setValue(QStringLiteral("manual_") + it.key().toLower().replace(QLatin1Char('/'), QLatin1Char('_')), it.value());
     s.endGroup();
     if (api.enabled()) {
         s.beginGroup(QStringLiteral("api"));
-        s.setValue(QStringLiteral("listen"), api.listen);
-        s.setValue(QStringLiteral("public_url"), api.publicUrl);
-        s.setValue(QStringLiteral("store_id"), api.storeId);
-        s.setValue(QStringLiteral("store_name"), api.storeName);
-        s.setValue(QStringLiteral("tls_cert"), api.tlsCert);
-        s.setValue(QStringLiteral("tls_key"), api.tlsKey);
+        writeKeys(s, {{"listen", api.listen}, {"public_url", api.publicUrl}, {"store_id", api.storeId},
+                      {"store_name", api.storeName}, {"tls_cert", api.tlsCert}, {"tls_key", api.tlsKey}});
         s.endGroup();
     }
     s.beginGroup(QStringLiteral("display"));
-    s.setValue(QStringLiteral("screen"), display.screen);
-    s.setValue(QStringLiteral("auto_show"), display.autoShow);
+    writeKeys(s, {{"screen", display.screen}, {"auto_show", display.autoShow}});
     s.endGroup();
     for (const AssetConfig &a : assets) {
         s.beginGroup(sectionFor(a.asset));
-        s.setValue(QStringLiteral("enabled"), a.enabled);
-        s.setValue(QStringLiteral("wallet_rpc_url"), a.walletRpcUrl);
-        s.setValue(QStringLiteral("wallet_rpc_user"), a.walletRpcUser);
-        s.setValue(QStringLiteral("wallet_rpc_password_env"), a.walletRpcPasswordEnv);
-        s.setValue(QStringLiteral("account_index"), a.accountIndex);
-        s.setValue(QStringLiteral("min_confirmations"), a.minConfirmations);
-        s.setValue(QStringLiteral("quote_window"), qint64(a.quoteWindow.count()));
-        s.setValue(QStringLiteral("grace_window"), qint64(a.graceWindow.count()));
-        s.setValue(QStringLiteral("dust_tolerance_fiat"), a.dustToleranceFiat);
-        s.setValue(QStringLiteral("poll_interval_ms"), a.pollIntervalMs);
-        s.setValue(QStringLiteral("request_timeout_ms"), a.requestTimeoutMs);
-        s.setValue(QStringLiteral("reorg_depth"), a.reorgDepth);
-        if (!AssetConfig::networks(a.asset).isEmpty())
-            s.setValue(QStringLiteral("network"), a.network);
-        if (a.refundMinConfirmations)
-            s.setValue(QStringLiteral("refund_min_confirmations"), *a.refundMinConfirmations);
-        if (!a.daemonRpcUrl.isEmpty())
-            s.setValue(QStringLiteral("daemon_rpc_url"), a.daemonRpcUrl);
-        if (!a.tokenContract.isEmpty())
-            s.setValue(QStringLiteral("token_contract"), a.tokenContract);
-        if (!a.cookieFile.isEmpty())
-            s.setValue(QStringLiteral("cookie_file"), a.cookieFile);
-        if (!a.addressPoolFile.isEmpty())
-            s.setValue(QStringLiteral("address_pool_file"), a.addressPoolFile);
-        if (a.reorgWatchOverride)
-            s.setValue(QStringLiteral("reorg_watch_s"), qint64(a.reorgWatchOverride->count()));
-        if (a.startHeight)
-            s.setValue(QStringLiteral("start_height"), qulonglong(*a.startHeight));
+        writeAsset(s, a);
         s.endGroup();
     }
     s.sync();

@@ -1,4 +1,8 @@
+// The engine: its life cycle in its thread, invoice creation and queries, the store's changes and the
+// expiry boundaries. The wallets' side (pollers, leases, address pools, allocated addresses) is
+// enginewallets.cpp's; the shared state is engine_p.h.
 #include "engine.h"
+#include "engine_p.h"
 
 #include "asset.h"
 #include "decimal.h"
@@ -23,63 +27,6 @@ namespace sd {
 
 using namespace std::chrono_literals;
 
-namespace {
-// A wallet that keeps handing out addresses invoices already have is asked this often, then the creation fails.
-constexpr int MaxAddressAttempts = 1000;
-constexpr int ReconnectCheckMs = 1000;
-} // namespace
-
-struct PendingCreation
-{
-    CreateInvoiceRequest request;
-    NewInvoice invoice;
-    QString asset;
-    int attempts = 1; // address requests so far (a restored wallet hands out subaddresses again)
-};
-
-struct Engine::Private
-{
-    Private(Engine *engine, Config cfg, Clock *c) : q(engine), config(std::move(cfg)), clock(c) {}
-    Engine *q;
-    Config config;
-    Clock *clock;
-    BackendFactory factory;
-    BackendCheck backendCheck;
-    std::unique_ptr<Store> store;
-    QNetworkAccessManager *nam = nullptr;
-    std::unique_ptr<RateProvider> rates; // the [rates] source; uses nam, so it goes before it
-    QTimer *boundaryTimer = nullptr;
-    QTimer *changeTimer = nullptr;
-    std::vector<std::unique_ptr<WalletPoller>> backends; // one per enabled asset; each owns nothing of its backend
-    std::map<quint64, PendingCreation> creations; // internal request id -> creation waiting for an address
-    quint64 nextRequest = 1;
-    qint64 lastChangeToken = -1;
-    std::optional<qint64> changeCursor; // Store::invoiceChanges: what this engine has pushed up to
-    bool databaseOk = false;
-    bool running = false;
-    bool polling = true;
-
-    TimePoint now() const { return clock->now(); }
-    WalletPoller *slotFor(const QString &asset)
-    {
-        for (auto &s : backends)
-            if (s->config().asset.compare(asset, Qt::CaseInsensitive) == 0)
-                return s.get();
-        return nullptr;
-    }
-
-    bool ensureStore();
-    void storeFailed(const StoreError &error);
-    bool holdLease(WalletPoller &slot);
-    WalletPoller::Host pollerHost();
-    void onAddressAllocated(WalletPoller &slot, quint64 id, const QString &address, std::optional<quint64> index);
-    void emitOpenRefunds();
-    void armBoundaryTimer();
-    void publishOutcomes(const QList<RecordOutcome> &outcomes);
-    void watchStore();
-    void checkForChanges();
-};
-
 Engine::Engine(Config config, Clock *clock, QObject *parent) : QObject(parent), d(new Private(this, std::move(config), clock))
 {
     if (!d->clock)
@@ -101,6 +48,18 @@ void Engine::setBackendFactory(BackendFactory factory) { d->factory = std::move(
 void Engine::setPolling(bool enabled) { d->polling = enabled; }
 void Engine::setBackendCheck(BackendCheck check) { d->backendCheck = std::move(check); }
 
+namespace {
+
+// A value type and the list of it, for queued connections.
+template<typename T>
+void registerWithList()
+{
+    qRegisterMetaType<T>();
+    qRegisterMetaType<QList<T>>();
+}
+
+} // namespace
+
 void Engine::registerMetaTypes()
 {
     registerFailureType();
@@ -108,14 +67,10 @@ void Engine::registerMetaTypes()
     qRegisterMetaType<sd::InvoiceQuery>();
     qRegisterMetaType<sd::InvoicePage>();
     qRegisterMetaType<sd::InvoiceCount>();
-    qRegisterMetaType<sd::InvoiceRecord>();
-    qRegisterMetaType<QList<sd::InvoiceRecord>>();
-    qRegisterMetaType<sd::InvoiceEventRecord>();
-    qRegisterMetaType<QList<sd::InvoiceEventRecord>>();
-    qRegisterMetaType<sd::RefundItem>();
-    qRegisterMetaType<QList<sd::RefundItem>>();
-    qRegisterMetaType<sd::QuarantinedDeposit>();
-    qRegisterMetaType<QList<sd::QuarantinedDeposit>>();
+    registerWithList<sd::InvoiceRecord>();
+    registerWithList<sd::InvoiceEventRecord>();
+    registerWithList<sd::RefundItem>();
+    registerWithList<sd::QuarantinedDeposit>();
     qRegisterMetaType<sd::BackendStatus>();
     qRegisterMetaType<sd::WalletSnapshot>();
     qRegisterMetaType<std::optional<quint64>>();
@@ -222,34 +177,41 @@ void Engine::checkConnection(quint64 requestId, const ConnectionCheckRequest &re
     });
 }
 
+// The engine thread's timers: the next window boundary (a poll may close its invoice) and the check for a
+// lost database; the clock's jumps re-arm them.
+void Engine::Private::createTimers()
+{
+    boundaryTimer = new QTimer(q);
+    boundaryTimer->setSingleShot(true);
+    boundaryTimer->setTimerType(Qt::PreciseTimer);
+    QObject::connect(boundaryTimer, &QTimer::timeout, q, [this] {
+        // A boundary passed: a poll that starts now is what may close its invoice (the sweep follows every
+        // completed poll). A failing wallet keeps its backoff.
+        if (polling)
+            for (auto &slot : backends)
+                slot->pollIfHealthy();
+        armBoundaryTimer();
+    });
+    QObject::connect(clock, &Clock::jumped, q, [this] {
+        q->pollNow();
+        armBoundaryTimer();
+    }, Qt::QueuedConnection);
+    // Changes are pushed by the store's notifier (watchStore); this timer only reconnects a lost database.
+    changeTimer = new QTimer(q);
+    changeTimer->setInterval(ReconnectCheckMs);
+    QObject::connect(changeTimer, &QTimer::timeout, q, [this] {
+        if (!databaseOk)
+            checkForChanges();
+    });
+}
+
 void Engine::start()
 {
     if (d->running)
         return;
     // Everything the engine owns is created here, in the engine's thread.
     d->nam = new QNetworkAccessManager(this);
-    d->boundaryTimer = new QTimer(this);
-    d->boundaryTimer->setSingleShot(true);
-    d->boundaryTimer->setTimerType(Qt::PreciseTimer);
-    connect(d->boundaryTimer, &QTimer::timeout, this, [this] {
-        // A boundary passed: a poll that starts now is what may close its invoice (the sweep follows every
-        // completed poll). A failing wallet keeps its backoff.
-        if (d->polling)
-            for (auto &slot : d->backends)
-                slot->pollIfHealthy();
-        d->armBoundaryTimer();
-    });
-    connect(d->clock, &Clock::jumped, this, [this] {
-        pollNow();
-        d->armBoundaryTimer();
-    }, Qt::QueuedConnection);
-    // Changes are pushed by the store's notifier (watchStore); this timer only reconnects a lost database.
-    d->changeTimer = new QTimer(this);
-    d->changeTimer->setInterval(ReconnectCheckMs);
-    connect(d->changeTimer, &QTimer::timeout, this, [this] {
-        if (!d->databaseOk)
-            d->checkForChanges();
-    });
+    d->createTimers();
 
     auto opened = Store::open(d->config.databaseUrl, QStringLiteral("settledesk-engine-%1").arg(quintptr(this)),
                               readSecret(d->config.databasePasswordEnv, QStringLiteral("database")));
@@ -263,61 +225,9 @@ void Engine::start()
     d->watchStore();
     Q_EMIT databaseStatusChanged(true, d->store->describe());
 
-    for (const AssetConfig &a : d->config.assets) {
-        if (!a.enabled)
-            continue;
-        WalletBackend *backend = d->factory ? d->factory(a, d->nam, this) : nullptr;
-        if (!backend) {
-            qCWarning(lcEngine) << "no backend for" << a.asset;
-            continue;
-        }
-        // Assets without address derivation (USDT) take receive addresses from the store's pool.
-        const QString poolAsset = a.asset;
-        backend->setAddressPool(AddressPoolAccess{
-            [this, poolAsset]() -> std::expected<QString, QString> {
-                if (!d->ensureStore())
-                    return std::unexpected(tr("the database is unreachable"));
-                auto leased = d->store->leaseAddress(poolAsset, d->now());
-                if (!leased) {
-                    d->storeFailed(leased.error());
-                    return std::unexpected(leased.error().message);
-                }
-                if (!*leased)
-                    return std::unexpected(tr("the %1 address pool has no free address; import more with "
-                                              "\"settledesk addresses import\"").arg(poolAsset));
-                return **leased;
-            },
-            [this, poolAsset]() -> std::expected<QStringList, QString> {
-                if (!d->ensureStore())
-                    return std::unexpected(tr("the database is unreachable"));
-                auto pool = d->store->poolAddresses(poolAsset, d->now());
-                if (!pool) {
-                    d->storeFailed(pool.error());
-                    return std::unexpected(tr("database: %1").arg(pool.error().message));
-                }
-                QStringList addresses;
-                for (const PoolAddress &p : *pool)
-                    addresses << p.address;
-                return addresses;
-            }});
-        auto slot = std::make_unique<WalletPoller>(a, backend, d->clock, d->pollerHost(), this);
-        WalletPoller *raw = slot.get();
-        connect(raw, &WalletPoller::statusChanged, this, &Engine::backendStatusChanged);
-        connect(backend, &WalletBackend::requestFailed, this, [this, raw](quint64 id, const Failure &failure) {
-            if (!d->creations.count(id))
-                return; // a poll's: the poller handles it
-            const auto req = d->creations.at(id).request;
-            d->creations.erase(id);
-            qCDebug(lcEngine).noquote() << "invoice not created:" << raw->config().asset << "wallet:" << failure.message;
-            Q_EMIT invoiceCreationFailed(req.requestId, failure.withMessage(tr("%1 wallet: %2").arg(raw->config().asset, failure.message)));
-        });
-        connect(backend, &WalletBackend::addressAllocated, this,
-                [this, raw](quint64 id, const QString &address, std::optional<quint64> index) {
-                    d->onAddressAllocated(*raw, id, address, index);
-                });
-        d->backends.push_back(std::move(slot));
-        Q_EMIT backendStatusChanged(raw->status());
-    }
+    for (const AssetConfig &a : d->config.assets)
+        if (a.enabled)
+            d->addBackend(a);
 
     d->running = true;
     d->lastChangeToken = d->store->changeToken().value_or(-1);
@@ -467,116 +377,6 @@ void Engine::Private::storeFailed(const StoreError &error)
 // by and ask again every poll interval, so when the holder dies (its connection ends and the server frees the
 // lock) one of them takes over within about one poll interval. Leases are taken in backend-id order, each only
 // together with every one before it, so one engine polls all wallets of a shared configuration.
-bool Engine::Private::holdLease(WalletPoller &slot)
-{
-    std::vector<WalletPoller *> order;
-    for (auto &s : backends)
-        order.push_back(s.get());
-    std::ranges::sort(order, [](const WalletPoller *a, const WalletPoller *b) { return a->backendId() < b->backendId(); });
-    for (WalletPoller *s : order) {
-        auto held = store->tryAcquireBackendLease(s->backendId());
-        if (!held) {
-            storeFailed(held.error());
-            return false;
-        }
-        if (!*held) {
-            s->standBy(store.get());
-            if (s != &slot)
-                slot.standBy(store.get());
-            return false;
-        }
-        if (!s->leaseHeld) {
-            s->leaseHeld = true;
-            qCInfo(lcEngine).noquote() << s->config().asset << "wallet lease taken: this engine polls" << s->backendId();
-        }
-        if (s == &slot)
-            return true;
-    }
-    return false; // not reached: the slot is one of the backends
-}
-
-WalletPoller::Host Engine::Private::pollerHost()
-{
-    WalletPoller::Host host;
-    host.store = [this]() -> Store * { return ensureStore() ? store.get() : nullptr; };
-    host.holdLease = [this](WalletPoller &slot) { return holdLease(slot); };
-    host.storeFailed = [this](const StoreError &e) { storeFailed(e); };
-    host.publish = [this](const QList<RecordOutcome> &outcomes) { publishOutcomes(outcomes); };
-    host.nextRequestId = [this] { return nextRequest++; };
-    return host;
-}
-
-void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const QString &address,
-                                         std::optional<quint64> index)
-{
-    auto it = creations.find(id);
-    if (it == creations.end())
-        return;
-    PendingCreation pending = std::move(it->second);
-    creations.erase(it);
-    if (!ensureStore()) {
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
-                                        Failure::database(StoreError::Unreachable, tr("the database is unreachable")));
-        return;
-    }
-    // A wallet restored from its keys knows fewer subaddresses than it handed out (a rebuilt cache forgets the
-    // unused ones), so it may hand out one an invoice already has: ask for the next until it is fresh. Pool
-    // addresses (USDT) serve one invoice after another by design.
-    if (pending.asset != QLatin1String("USDT")) {
-        auto holder = store->invoiceWithAddress(pending.asset, address);
-        if (!holder) {
-            storeFailed(holder.error());
-            Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(holder.error()));
-            return;
-        }
-        if (*holder) {
-            if (pending.attempts >= MaxAddressAttempts) {
-                Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
-                                                Failure::wallet(RpcError::Protocol,
-                                                                tr("the %1 wallet handed out %2 addresses that invoices already "
-                                                                   "have; check the wallet (was it restored from its keys?)")
-                                                                    .arg(pending.asset)
-                                                                    .arg(pending.attempts)));
-                return;
-            }
-            qCWarning(lcEngine).noquote() << pending.asset << "wallet handed out" << address
-                                          << (index ? QStringLiteral("(index %1)").arg(*index) : QString())
-                                          << "which invoice" << **holder
-                                          << "already has (a wallet restored from its keys forgets unused addresses):"
-                                             " asking for the next one";
-            ++pending.attempts;
-            const quint64 again = nextRequest++;
-            const QString label = QStringLiteral("settledesk") +
-                                  (pending.request.orderRef.isEmpty() ? QString() : QStringLiteral(" order ") + pending.request.orderRef);
-            creations[again] = std::move(pending);
-            slot.backend()->allocateAddress(again, label);
-            return;
-        }
-    }
-    pending.invoice.address = address;
-    pending.invoice.addressIndex = index;
-    // The windows start now, when the customer can first see the address.
-    const TimePoint at = now();
-    const InvoiceTerms &t = pending.invoice.terms;
-    auto terms = makeTerms(t.required, t.tolerance, at, std::chrono::duration_cast<Seconds>(t.quoteExpiresAt - t.createdAt),
-                           std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt), t.minConfirmations);
-    pending.invoice.terms = *terms;
-    auto created = pending.request.insert ? pending.request.insert(*store, pending.invoice, at) : store->createInvoice(pending.invoice, at);
-    if (!created) {
-        storeFailed(created.error());
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(created.error()));
-        return;
-    }
-    auto record = store->invoice(*created);
-    if (!record) {
-        Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(record.error()));
-        return;
-    }
-    Q_EMIT q->invoiceCreated(pending.request.requestId, *record);
-    Q_EMIT q->invoicesChanged({*record});
-    armBoundaryTimer();
-}
-
 void Engine::Private::armBoundaryTimer()
 {
     if (!running || !polling || !store)

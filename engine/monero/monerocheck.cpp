@@ -42,6 +42,74 @@ void checkDaemon(const std::shared_ptr<MoneroCheck> &c, QNetworkAccessManager *n
     });
 }
 
+// A view-only wallet cannot sign a refund: probed with sign_transfer on an empty set, then the daemon.
+void checkSigning(const std::shared_ptr<MoneroCheck> &c, QNetworkAccessManager *nam)
+{
+    JsonValue probe = JsonValue::object();
+    probe.insert(QStringLiteral("unsigned_txset"), JsonValue::string(QStringLiteral("00")));
+    // Never `sign`: a 0.18.0.0 view-only wallet aborts on it (assertion in
+    // generate_signature, measured); sign_transfer checks for watch-only first.
+    c->client->rpc()->call(QStringLiteral("sign_transfer"), probe, [c, nam](RpcResult<JsonValue> signedTx) {
+        // Anything else (a restricted RPC refusing the command): not known, not said.
+        if (!signedTx && signedTx.error().kind == RpcError::Rpc) {
+            if (signedTx.error().code == WatchOnly || signedTx.error().code == BadUnsignedTxData)
+                c->result.viewOnly = signedTx.error().code == WatchOnly;
+        } else if (!signedTx) {
+            return c->fail(signedTx.error());
+        }
+        checkDaemon(c, nam);
+    });
+}
+
+// The account's balance and the wallet's height, then signing.
+void checkBalance(const std::shared_ptr<MoneroCheck> &c, QNetworkAccessManager *nam)
+{
+    c->client->getBalance(c->config.accountIndex, [c, nam](RpcResult<MoneroBalance> balance) {
+        if (!balance)
+            return c->fail(balance.error());
+        c->result.balance = balance->balance;
+        c->client->getHeight([c, nam](RpcResult<quint64> height) {
+            if (!height)
+                return c->fail(height.error());
+            c->result.height = *height;
+            checkSigning(c, nam);
+        });
+    });
+}
+
+// The configured account exists (a wallet is open) and its address is of the configured network.
+void checkAccount(const std::shared_ptr<MoneroCheck> &c, QNetworkAccessManager *nam)
+{
+    c->client->getAddress(c->config.accountIndex, [c, nam](RpcResult<QString> address) {
+        if (!address) {
+            if (address.error().kind == RpcError::Rpc && address.error().code == NoWalletFile) {
+                c->result.problem = ConnectionCheckResult::NoWallet;
+                c->result.detail = address.error().message;
+                return c->finish();
+            }
+            if (address.error().kind == RpcError::Rpc && address.error().code == AccountOutOfBound) {
+                c->result.problem = ConnectionCheckResult::NoAccount;
+                c->result.detail = address.error().message;
+                return c->finish();
+            }
+            return c->fail(address.error());
+        }
+        c->client->validateAddress(*address, [c, nam](RpcResult<MoneroAddressCheck> checked) {
+            if (!checked)
+                return c->fail(checked.error());
+            c->result.network = checked->nettype;
+            if (!c->config.network.isEmpty() && checked->nettype != addressNetwork(c->config.network)) {
+                c->result.problem = ConnectionCheckResult::WrongNetwork;
+                return c->finish();
+            }
+            // Agreed: the configured name (a regtest wallet's addresses look like mainnet's).
+            if (!c->config.network.isEmpty())
+                c->result.network = c->config.network;
+            checkBalance(c, nam);
+        });
+    });
+}
+
 } // namespace
 
 void MoneroBackend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
@@ -76,57 +144,7 @@ void MoneroBackend::check(const AssetConfig &config, const QString &password, QN
             return c->finish();
         }
         c->result.version = QStringLiteral("%1.%2").arg(v >> 16).arg(v & 0xffff);
-        c->client->getAddress(c->config.accountIndex, [c, nam](RpcResult<QString> address) {
-            if (!address) {
-                if (address.error().kind == RpcError::Rpc && address.error().code == NoWalletFile) {
-                    c->result.problem = ConnectionCheckResult::NoWallet;
-                    c->result.detail = address.error().message;
-                    return c->finish();
-                }
-                if (address.error().kind == RpcError::Rpc && address.error().code == AccountOutOfBound) {
-                    c->result.problem = ConnectionCheckResult::NoAccount;
-                    c->result.detail = address.error().message;
-                    return c->finish();
-                }
-                return c->fail(address.error());
-            }
-            c->client->validateAddress(*address, [c, nam](RpcResult<MoneroAddressCheck> checked) {
-                if (!checked)
-                    return c->fail(checked.error());
-                c->result.network = checked->nettype;
-                if (!c->config.network.isEmpty() && checked->nettype != addressNetwork(c->config.network)) {
-                    c->result.problem = ConnectionCheckResult::WrongNetwork;
-                    return c->finish();
-                }
-                // Agreed: the configured name (a regtest wallet's addresses look like mainnet's).
-                if (!c->config.network.isEmpty())
-                    c->result.network = c->config.network;
-                c->client->getBalance(c->config.accountIndex, [c, nam](RpcResult<MoneroBalance> balance) {
-                    if (!balance)
-                        return c->fail(balance.error());
-                    c->result.balance = balance->balance;
-                    c->client->getHeight([c, nam](RpcResult<quint64> height) {
-                        if (!height)
-                            return c->fail(height.error());
-                        c->result.height = *height;
-                        JsonValue probe = JsonValue::object();
-                        probe.insert(QStringLiteral("unsigned_txset"), JsonValue::string(QStringLiteral("00")));
-                        // Never `sign`: a 0.18.0.0 view-only wallet aborts on it (assertion in
-                        // generate_signature, measured); sign_transfer checks for watch-only first.
-                        c->client->rpc()->call(QStringLiteral("sign_transfer"), probe, [c, nam](RpcResult<JsonValue> signedTx) {
-                            // Anything else (a restricted RPC refusing the command): not known, not said.
-                            if (!signedTx && signedTx.error().kind == RpcError::Rpc) {
-                                if (signedTx.error().code == WatchOnly || signedTx.error().code == BadUnsignedTxData)
-                                    c->result.viewOnly = signedTx.error().code == WatchOnly;
-                            } else if (!signedTx) {
-                                return c->fail(signedTx.error());
-                            }
-                            checkDaemon(c, nam);
-                        });
-                    });
-                });
-            });
-        });
+        checkAccount(c, nam);
     });
 }
 

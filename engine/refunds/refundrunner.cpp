@@ -114,60 +114,93 @@ std::expected<QList<RefundItem>, RefundOutcome> RefundRunner::groupOf(const Refu
     return members;
 }
 
-RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address, const Confirm &confirm, RefundQuote *quoteOnly)
+namespace {
+
+// Why the items may not be refunded now, from their statuses (a quote never sends, not even a stored
+// transaction); nothing when they may.
+std::optional<RefundOutcome> statusRefusal(const QList<RefundItem> &items, bool quoteOnly)
 {
-    if (ids.isEmpty())
-        return {RefundOutcome::Invalid, QStringLiteral("give the refund item to refund"), {}, {}};
+    const RefundItem &item = items.first();
+    for (const RefundItem &it : items) {
+        switch (it.status) {
+        case RefundStatus::Refunded:
+            return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 was already paid out (txid %2)").arg(it.id).arg(it.payoutTxid), it, {}};
+        case RefundStatus::Applied:
+        case RefundStatus::Dismissed:
+            return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 is %2; it cannot be refunded")
+                                                             .arg(it.id).arg(QString::fromLatin1(name(it.status).data())), it, {}};
+        case RefundStatus::Refunding:
+            if (quoteOnly)
+                // A quote never sends: not even the transaction an interrupted approval stored.
+                return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 is already approved, to %2; nothing was built or sent. "
+                                                                            "%3")
+                                                                 .arg(it.id)
+                                                                 .arg(it.refundAddress,
+                                                                      it.builtTx.isEmpty()
+                                                                          ? QStringLiteral("Record its payout once it is sent.")
+                                                                          : QStringLiteral("Finish it with `settledesk refunds approve %1 --yes`, which "
+                                                                                           "relays the transaction already built.").arg(it.id)),
+                                     it, {}};
+            if (it.groupId != item.groupId || (!it.groupId && items.size() > 1))
+                return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(it.id), it, {}};
+            break;
+        case RefundStatus::Pending:
+            if (item.status != RefundStatus::Pending)
+                return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(item.id), item, {}};
+            break;
+        }
+    }
+    return std::nullopt;
+}
+
+// The built transaction on every move's update, each with its share of the one fee (in the moves' order);
+// false when the fee is larger than the refund.
+bool withBuiltTransfer(QList<RefundMove> &moves, const QList<RefundItem> &items, const MoneroBuiltTransfer &built)
+{
+    std::vector<Atomic> amounts;
+    for (const RefundItem &it : items)
+        amounts.push_back(it.amount);
+    const auto shares = splitFee(amounts, built.fee);
+    if (!shares)
+        return false;
+    for (qsizetype i = 0; i < moves.size(); ++i) {
+        RefundItem &u = moves[i].update;
+        u.payoutTxid = built.txid;
+        u.fee = (*shares)[std::size_t(i)];
+        u.builtTx = built.metadata;
+        u.keyImages = built.keyImages;
+    }
+    return true;
+}
+
+QList<qint64> idsOf(const QList<RefundItem> &items)
+{
+    QList<qint64> ids;
+    for (const RefundItem &it : items)
+        ids << it.id;
+    return ids;
+}
+
+} // namespace
+
+std::expected<QList<RefundItem>, RefundOutcome> RefundRunner::itemsOf(const QList<qint64> &ids)
+{
     QList<RefundItem> items;
     for (qint64 id : ids) {
         auto current = m_store->refund(id);
         if (!current)
-            return fromStore(current.error());
+            return std::unexpected(fromStore(current.error()));
         items << *current;
     }
-    const RefundItem &item = items.first();
-    const qint64 id = item.id;
-    for (const RefundItem &it : items) {
-        switch (it.status) {
-        case RefundStatus::Refunded:
-            return {RefundOutcome::Refused, QStringLiteral("refund %1 was already paid out (txid %2)").arg(it.id).arg(it.payoutTxid), it, {}};
-        case RefundStatus::Applied:
-        case RefundStatus::Dismissed:
-            return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2; it cannot be refunded")
-                                                .arg(it.id).arg(QString::fromLatin1(name(it.status).data())), it, {}};
-        case RefundStatus::Refunding:
-            if (quoteOnly)
-                // A quote never sends: not even the transaction an interrupted approval stored.
-                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already approved, to %2; nothing was built or sent. "
-                                                               "%3")
-                                                    .arg(it.id)
-                                                    .arg(it.refundAddress,
-                                                         it.builtTx.isEmpty()
-                                                             ? QStringLiteral("Record its payout once it is sent.")
-                                                             : QStringLiteral("Finish it with `settledesk refunds approve %1 --yes`, which "
-                                                                              "relays the transaction already built.").arg(it.id)),
-                        it, {}};
-            if (it.groupId != item.groupId || (!it.groupId && items.size() > 1))
-                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(it.id), it, {}};
-            break;
-        case RefundStatus::Pending:
-            if (item.status != RefundStatus::Pending)
-                return {RefundOutcome::Refused, QStringLiteral("refund %1 is already being refunded").arg(item.id), item, {}};
-            break;
-        }
-    }
-    if (item.status == RefundStatus::Refunding) {
-        // A crash or a second click after the transaction was built: relay the stored one, never a new one.
-        if (item.builtTx.isEmpty())
-            return {RefundOutcome::Manual, QStringLiteral("refund %1 is approved for manual payout to %2; "
-                                                          "enter the payout txid with `settledesk refunds payout`")
-                                               .arg(id).arg(item.refundAddress), item, items};
-        return relayStored(item);
-    }
+    return items;
+}
 
+std::expected<Atomic, RefundOutcome> RefundRunner::payable(const QList<RefundItem> &items, const QString &address)
+{
+    const RefundItem &item = items.first();
     const AddressVerdict verdict = validateAddress(item.asset, address, m_rules);
     if (!verdict.valid)
-        return {RefundOutcome::Invalid, QStringLiteral("refund address refused: %1").arg(verdict.error), item, {}};
+        return std::unexpected(RefundOutcome{RefundOutcome::Invalid, QStringLiteral("refund address refused: %1").arg(verdict.error), item, {}});
     Atomic total = item.amount;
     if (items.size() > 1) {
         std::vector<GroupMember> members;
@@ -175,7 +208,7 @@ RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address
             members.push_back(GroupMember{it.id, it.invoiceId, it.asset.toStdString(), it.status, it.amount});
         auto sum = groupTotal(members);
         if (!sum)
-            return {RefundOutcome::Invalid, QString::fromStdString(sum.error()), item, {}};
+            return std::unexpected(RefundOutcome{RefundOutcome::Invalid, QString::fromStdString(sum.error()), item, {}});
         total = *sum;
     }
     // Only money that can no longer vanish leaves: enough confirmations, no time lock on any held deposit.
@@ -183,42 +216,71 @@ RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address
     for (const RefundItem &it : items) {
         const RefundReadiness ready = refundReadiness(it.holding, required, now());
         if (!ready.ready)
-            return {RefundOutcome::Refused, QStringLiteral("refund %1 cannot be sent yet: %2 (apply and dismiss stay possible)")
-                                                .arg(it.id)
-                                                .arg(QString::fromStdString(describe(ready))),
-                    it, {}};
+            return std::unexpected(RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 cannot be sent yet: %2 (apply and dismiss stay possible)")
+                                                                             .arg(it.id)
+                                                                             .arg(QString::fromStdString(describe(ready))),
+                                                 it, {}});
     }
+    return total;
+}
+
+RefundOutcome RefundRunner::approveManual(const QList<RefundItem> &items, QList<RefundMove> moves, const QString &address,
+                                          Atomic total, const Confirm &confirm, RefundQuote *quoteOnly)
+{
+    const RefundItem &item = items.first();
+    const RefundQuote q{total, total, 0, address, item.asset, idsOf(items)};
+    if (quoteOnly) {
+        *quoteOnly = q;
+        return {RefundOutcome::Declined, QStringLiteral("a quote: nothing recorded"), item, items};
+    }
+    if (confirm && !confirm(q))
+        return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded"), item, {}};
+    for (RefundMove &m : moves) {
+        m.update.refundAddress = address;
+        m.update.note = QStringLiteral("approved for manual payout");
+    }
+    auto moved = m_store->advanceRefunds(moves, RefundStatus::Refunding, m_actor, now());
+    if (!moved)
+        return fromStore(moved.error());
+    return {RefundOutcome::Manual, QStringLiteral("refund %1 approved for manual payout: pay %2 to %3, then run "
+                                                  "`settledesk refunds payout %1 --txid TXID`")
+                                       .arg(item.id).arg(total).arg(address), moved->first(), *moved};
+}
+
+RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address, const Confirm &confirm, RefundQuote *quoteOnly)
+{
+    if (ids.isEmpty())
+        return {RefundOutcome::Invalid, QStringLiteral("give the refund item to refund"), {}, {}};
+    auto loaded = itemsOf(ids);
+    if (!loaded)
+        return loaded.error();
+    const QList<RefundItem> &items = *loaded;
+    const RefundItem &item = items.first();
+    if (auto refused = statusRefusal(items, quoteOnly != nullptr))
+        return *refused;
+    if (item.status == RefundStatus::Refunding) {
+        // A crash or a second click after the transaction was built: relay the stored one, never a new one.
+        if (item.builtTx.isEmpty())
+            return {RefundOutcome::Manual, QStringLiteral("refund %1 is approved for manual payout to %2; "
+                                                          "enter the payout txid with `settledesk refunds payout`")
+                                               .arg(item.id).arg(item.refundAddress), item, items};
+        return relayStored(item);
+    }
+
+    const auto total = payable(items, address);
+    if (!total)
+        return total.error();
+    const std::uint32_t required = requiredConfirmations(item.asset);
     QList<RefundMove> moves;
     for (const RefundItem &it : items)
         moves << RefundMove{it.id, RefundItem{}, RefundGuard{it.amount, required}};
-    QList<qint64> itemIds;
-    for (const RefundItem &it : items)
-        itemIds << it.id;
+    if (!hasSendingWallet(item.asset))
+        return approveManual(items, moves, address, *total, confirm, quoteOnly);
 
-    if (!hasSendingWallet(item.asset)) {
-        const RefundQuote q{total, total, 0, address, item.asset, itemIds};
-        if (quoteOnly) {
-            *quoteOnly = q;
-            return {RefundOutcome::Declined, QStringLiteral("a quote: nothing recorded"), item, items};
-        }
-        if (confirm && !confirm(q))
-            return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing recorded"), item, {}};
-        for (RefundMove &m : moves) {
-            m.update.refundAddress = address;
-            m.update.note = QStringLiteral("approved for manual payout");
-        }
-        auto moved = m_store->advanceRefunds(moves, RefundStatus::Refunding, m_actor, now());
-        if (!moved)
-            return fromStore(moved.error());
-        return {RefundOutcome::Manual, QStringLiteral("refund %1 approved for manual payout: pay %2 to %3, then run "
-                                                      "`settledesk refunds payout %1 --txid TXID`")
-                                           .arg(id).arg(total).arg(address), moved->first(), *moved};
-    }
-
-    auto built = build(address, total, item);
+    auto built = build(address, *total, item);
     if (!built)
         return built.error();
-    const RefundQuote q{total, built->amount, built->fee, address, item.asset, itemIds};
+    const RefundQuote q{*total, built->amount, built->fee, address, item.asset, idsOf(items)};
     if (quoteOnly) {
         *quoteOnly = q;
         return {RefundOutcome::Declined, QStringLiteral("a quote: nothing stored, nothing sent"), item, items};
@@ -229,20 +291,10 @@ RefundOutcome RefundRunner::run(const QList<qint64> &ids, const QString &address
     // Phase 1: the built tx is stored before it can reach the network. The store's compare-and-set on the
     // status and amount makes a second, concurrent approver (or a changed item) lose with Conflict; it never
     // relays. Several items share the transaction and its fee.
-    std::vector<Atomic> amounts;
-    for (const RefundItem &it : items)
-        amounts.push_back(it.amount);
-    const auto shares = splitFee(amounts, built->fee);
-    if (!shares)
+    if (!withBuiltTransfer(moves, items, *built))
         return {RefundOutcome::Refused, QStringLiteral("the network fee is larger than the refund"), item, {}};
-    for (qsizetype i = 0; i < moves.size(); ++i) {
-        RefundItem &u = moves[i].update;
-        u.refundAddress = address;
-        u.payoutTxid = built->txid;
-        u.fee = (*shares)[std::size_t(i)];
-        u.builtTx = built->metadata;
-        u.keyImages = built->keyImages;
-    }
+    for (RefundMove &m : moves)
+        m.update.refundAddress = address;
     auto stored = m_store->advanceRefunds(moves, RefundStatus::Refunding, m_actor, now());
     if (!stored)
         return fromStore(stored.error());
@@ -377,45 +429,60 @@ RefundOutcome RefundRunner::relayStored(const RefundItem &item)
             done->first(), *done};
 }
 
+// Why `item` cannot be rebuilt at all (not a stuck Monero refund, no wallet or daemon to prove it safe).
+std::optional<RefundOutcome> RefundRunner::rebuildRefusal(const RefundItem &item) const
+{
+    if (item.status != RefundStatus::Refunding || item.builtTx.isEmpty() || item.payoutTxid.isEmpty())
+        return RefundOutcome{RefundOutcome::Refused, QStringLiteral("refund %1 is %2%3: only a Monero refund stuck with its stored transaction "
+                                                                    "can be rebuilt")
+                                                         .arg(item.id)
+                                                         .arg(QString::fromLatin1(name(item.status).data()),
+                                                              item.status == RefundStatus::Refunding ? QStringLiteral(" without a stored transaction")
+                                                                                                     : QString()),
+                             item, {}};
+    if (!hasSendingWallet(item.asset))
+        return RefundOutcome{RefundOutcome::Invalid, QStringLiteral("no %1 wallet is configured to send the rebuilt refund").arg(item.asset), item, {}};
+    if (m_config.asset(item.asset)->daemonRpcUrl.isEmpty())
+        return RefundOutcome{RefundOutcome::Invalid, QStringLiteral("rebuilding needs the daemon's RPC to prove the stored transaction can "
+                                                                    "never be mined: set daemon_rpc_url in [xmr]"),
+                             item, {}};
+    return std::nullopt;
+}
+
+std::expected<RebuildVerdict, RefundOutcome> RefundRunner::probeStored(const RefundItem &item)
+{
+    const AssetConfig *cfg = m_config.asset(item.asset);
+    if (!m_nam)
+        m_nam = new QNetworkAccessManager;
+    MoneroSpendProbe probe(m_nam, QUrl(cfg->daemonRpcUrl), std::max(cfg->requestTimeoutMs, 10000));
+    auto state = await<StoredTxState>([&](auto done) { probe.transactionState(item.payoutTxid, done); });
+    if (!state)
+        return std::unexpected(RefundOutcome{RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(state.error().message), item, {}});
+    std::vector<KeyImageState> images;
+    if (*state == StoredTxState::Unknown && !item.keyImages.isEmpty()) {
+        auto spent = await<std::vector<KeyImageState>>([&](auto done) { probe.keyImageStates(item.keyImages, done); });
+        if (!spent)
+            return std::unexpected(RefundOutcome{RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(spent.error().message), item, {}});
+        images = *spent;
+    }
+    return rebuildVerdict(*state, images);
+}
+
 RefundOutcome RefundRunner::rebuild(qint64 id, const Confirm &confirm)
 {
     auto current = m_store->refund(id);
     if (!current)
         return fromStore(current.error());
     const RefundItem item = *current;
-    if (item.status != RefundStatus::Refunding || item.builtTx.isEmpty() || item.payoutTxid.isEmpty())
-        return {RefundOutcome::Refused, QStringLiteral("refund %1 is %2%3: only a Monero refund stuck with its stored transaction "
-                                                       "can be rebuilt")
-                                            .arg(id)
-                                            .arg(QString::fromLatin1(name(item.status).data()),
-                                                 item.status == RefundStatus::Refunding ? QStringLiteral(" without a stored transaction")
-                                                                                        : QString()),
-                item, {}};
-    if (!hasSendingWallet(item.asset))
-        return {RefundOutcome::Invalid, QStringLiteral("no %1 wallet is configured to send the rebuilt refund").arg(item.asset), item, {}};
-    const AssetConfig *cfg = m_config.asset(item.asset);
-    if (cfg->daemonRpcUrl.isEmpty())
-        return {RefundOutcome::Invalid, QStringLiteral("rebuilding needs the daemon's RPC to prove the stored transaction can "
-                                                       "never be mined: set daemon_rpc_url in [xmr]"),
-                item, {}};
+    if (auto refused = rebuildRefusal(item))
+        return *refused;
     auto members = groupOf(item);
     if (!members)
         return members.error();
-    if (!m_nam)
-        m_nam = new QNetworkAccessManager;
-    MoneroSpendProbe probe(m_nam, QUrl(cfg->daemonRpcUrl), std::max(cfg->requestTimeoutMs, 10000));
-    auto state = await<StoredTxState>([&](auto done) { probe.transactionState(item.payoutTxid, done); });
-    if (!state)
-        return {RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(state.error().message), item, {}};
-    std::vector<KeyImageState> images;
-    if (*state == StoredTxState::Unknown && !item.keyImages.isEmpty()) {
-        auto spent = await<std::vector<KeyImageState>>([&](auto done) { probe.keyImageStates(item.keyImages, done); });
-        if (!spent)
-            return {RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(spent.error().message), item, {}};
-        images = *spent;
-    }
-    const RebuildVerdict verdict = rebuildVerdict(*state, images);
-    if (verdict.kind == RebuildVerdict::Kind::AlreadyMined) {
+    const auto verdict = probeStored(item);
+    if (!verdict)
+        return verdict.error();
+    if (verdict->kind == RebuildVerdict::Kind::AlreadyMined) {
         // The stored transaction confirmed after all: the refund was paid, exactly once.
         QList<RefundMove> moves;
         for (const RefundItem &m : *members)
@@ -427,36 +494,24 @@ RefundOutcome RefundRunner::rebuild(qint64 id, const Confirm &confirm)
                                                     "refunded, nothing rebuilt")
                                          .arg(id).arg(item.payoutTxid), paid->first(), *paid};
     }
-    if (verdict.kind == RebuildVerdict::Kind::Refused)
-        return {RefundOutcome::Refused, QStringLiteral("refund %1 is not rebuilt: %2").arg(id).arg(QString::fromStdString(verdict.reason)),
+    if (verdict->kind == RebuildVerdict::Kind::Refused)
+        return {RefundOutcome::Refused, QStringLiteral("refund %1 is not rebuilt: %2").arg(id).arg(QString::fromStdString(verdict->reason)),
                 item, {}};
 
     Atomic total = 0;
-    std::vector<Atomic> amounts;
-    QList<qint64> ids;
-    for (const RefundItem &m : *members) {
+    for (const RefundItem &m : *members)
         total += m.amount;
-        amounts.push_back(m.amount);
-        ids << m.id;
-    }
     auto built = build(item.refundAddress, total, item);
     if (!built)
         return built.error();
-    const RefundQuote q{total, built->amount, built->fee, item.refundAddress, item.asset, ids};
+    const RefundQuote q{total, built->amount, built->fee, item.refundAddress, item.asset, idsOf(*members)};
     if (confirm && !confirm(q))
         return {RefundOutcome::Declined, QStringLiteral("not confirmed; nothing rebuilt, nothing sent"), item, {}};
-    const auto shares = splitFee(amounts, built->fee);
-    if (!shares)
-        return {RefundOutcome::Refused, QStringLiteral("the network fee is larger than the refund"), item, {}};
     QList<RefundMove> moves;
-    for (qsizetype i = 0; i < members->size(); ++i) {
-        RefundItem u;
-        u.payoutTxid = built->txid;
-        u.fee = (*shares)[std::size_t(i)];
-        u.builtTx = built->metadata;
-        u.keyImages = built->keyImages;
-        moves << RefundMove{members->at(i).id, u, RefundGuard{members->at(i).amount, std::nullopt}};
-    }
+    for (const RefundItem &m : *members)
+        moves << RefundMove{m.id, RefundItem{}, RefundGuard{m.amount, std::nullopt}};
+    if (!withBuiltTransfer(moves, *members, *built))
+        return {RefundOutcome::Refused, QStringLiteral("the network fee is larger than the refund"), item, {}};
     auto stored = m_store->rebuildRefunds(moves, item.payoutTxid, m_actor, now());
     if (!stored)
         return fromStore(stored.error());

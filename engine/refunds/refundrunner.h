@@ -4,6 +4,7 @@
 
 #include "addressvalidator.h"
 #include "config.h"
+#include "refundpolicy.h"
 #include "monerowalletclient.h"
 #include "store.h"
 
@@ -88,6 +89,15 @@ private:
     bool hasSendingWallet(const QString &asset) const;
     MoneroWalletClient *wallet(QString *error);
     RefundOutcome run(const QList<qint64> &ids, const QString &address, const Confirm &confirm, RefundQuote *quoteOnly);
+    std::expected<QList<RefundItem>, RefundOutcome> itemsOf(const QList<qint64> &ids);
+    // What the items pay out together, once the address is valid and every held deposit may leave.
+    std::expected<Atomic, RefundOutcome> payable(const QList<RefundItem> &items, const QString &address);
+    // No wallet sends this asset: the items are approved for a payout the merchant makes by hand.
+    RefundOutcome approveManual(const QList<RefundItem> &items, QList<RefundMove> moves, const QString &address, Atomic total,
+                                const Confirm &confirm, RefundQuote *quoteOnly);
+    std::optional<RefundOutcome> rebuildRefusal(const RefundItem &item) const;
+    // Whether the stored transaction can never be mined (the daemon's answer), or the outcome to return.
+    std::expected<RebuildVerdict, RefundOutcome> probeStored(const RefundItem &item);
     // Builds a refund of `total` (minus its fee) to `address`; on failure the outcome to return.
     std::expected<MoneroBuiltTransfer, RefundOutcome> build(const QString &address, Atomic total, const RefundItem &item);
     // The items that move with `item`: its group (refunded together), else the item alone.

@@ -333,6 +333,13 @@ PdfReport::Outcome PdfReport::write(QIODevice &out, const ReportTotals &totals,
     return Outcome::Written;
 }
 
+namespace {
+
+// A monospaced table row of cells already padded to their widths.
+QString row(const QStringList &cells) { return cells.join(QLatin1Char(' ')); }
+
+} // namespace
+
 void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
 {
     l.text(l.title, m_testNetwork.isEmpty() ? QStringLiteral("Settlement report")
@@ -349,7 +356,15 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
 
     // The one-glance figures: what the merchant kept per asset (and the fiat prices of its settled invoices), then
     // where the rest of the money is, by the categories every surface shares (README "What the totals mean").
-    const auto line = [](const QStringList &cells) { return cells.join(QLatin1Char(' ')); };
+    drawKept(l, totals);
+    drawWhereTheMoneyIs(l, totals);
+    drawInvoiceTotals(l, totals);
+    drawRefundMovements(l, totals);
+    l.newPage();
+}
+
+void PdfReport::drawKept(Layout &l, const ReportTotals &totals)
+{
     l.text(l.heading, QStringLiteral("Kept"), mm(1));
     bool anySettled = false;
     for (const AssetMoney &m : totals.money()) {
@@ -375,56 +390,64 @@ void PdfReport::drawSummary(Layout &l, const ReportTotals &totals)
     l.y += mm(2);
     if (anySettled)
         drawChart(l, totals, mm(18) * qreal(std::min<std::size_t>(totals.volume().perAsset.size(), 3)));
+}
 
+void PdfReport::drawWhereTheMoneyIs(Layout &l, const ReportTotals &totals)
+{
     l.text(l.heading, QStringLiteral("Where the money is"), mm(1));
     if (totals.money().isEmpty()) {
         l.text(l.body, QStringLiteral("No money received in the range."));
     } else {
-        l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Kept"), 22, true),
-                                 cell(QStringLiteral("Open"), 22, true), cell(QStringLiteral("Held (queue)"), 22, true),
-                                 cell(QStringLiteral("Returned"), 22, true), cell(QStringLiteral("of it fees"), 20, true),
-                                 cell(QStringLiteral("Kept by decision"), 22, true)}));
+        l.text(l.monoBold, row({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Kept"), 22, true),
+                                cell(QStringLiteral("Open"), 22, true), cell(QStringLiteral("Held (queue)"), 22, true),
+                                cell(QStringLiteral("Returned"), 22, true), cell(QStringLiteral("of it fees"), 20, true),
+                                cell(QStringLiteral("Kept by decision"), 22, true)}));
         for (const AssetMoney &m : totals.money()) {
             const int d = assetDecimals(m.asset);
             const MoneyTotals &t = m.totals;
-            l.text(l.mono, line({cell(m.asset, 5, false), cell(units(t.kept, d), 22, true), cell(units(t.open, d), 22, true),
-                                 cell(units(t.held, d), 22, true), cell(units(t.returned, d), 22, true),
-                                 cell(units(t.fees, d), 20, true), cell(units(t.keptByDecision, d), 22, true)}));
+            l.text(l.mono, row({cell(m.asset, 5, false), cell(units(t.kept, d), 22, true), cell(units(t.open, d), 22, true),
+                                cell(units(t.held, d), 22, true), cell(units(t.returned, d), 22, true),
+                                cell(units(t.fees, d), 20, true), cell(units(t.keptByDecision, d), 22, true)}));
         }
     }
     l.y += mm(3);
+}
 
+void PdfReport::drawInvoiceTotals(Layout &l, const ReportTotals &totals)
+{
     l.text(l.heading, QStringLiteral("Invoice totals by asset and state"), mm(1));
-    l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("State"), 17, false),
-                             cell(QStringLiteral("Invoices"), 9, true), cell(QStringLiteral("Fiat"), 22, true),
-                             cell(QStringLiteral("Due"), 24, true), cell(QStringLiteral("Received"), 24, true),
-                             cell(QStringLiteral("Surplus"), 24, true)}));
+    l.text(l.monoBold, row({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("State"), 17, false),
+                            cell(QStringLiteral("Invoices"), 9, true), cell(QStringLiteral("Fiat"), 22, true),
+                            cell(QStringLiteral("Due"), 24, true), cell(QStringLiteral("Received"), 24, true),
+                            cell(QStringLiteral("Surplus"), 24, true)}));
     for (const InvoiceTotal &t : totals.invoiceTotals()) {
         const QString fiat = t.fiatCurrency.isEmpty() ? QStringLiteral("(crypto-priced)")
                                                       : QString::fromStdString(t.fiat.toString()) + QLatin1Char(' ') + t.fiatCurrency;
-        l.text(l.mono, line({cell(t.asset, 5, false), cell(toQString(name(t.state)), 17, false),
-                             cell(QString::number(t.count), 9, true), cell(fiat, 22, true),
-                             cell(units(t.due, t.decimals), 24, true), cell(units(t.received, t.decimals), 24, true),
-                             cell(units(t.surplus, t.decimals), 24, true)}));
+        l.text(l.mono, row({cell(t.asset, 5, false), cell(toQString(name(t.state)), 17, false),
+                            cell(QString::number(t.count), 9, true), cell(fiat, 22, true),
+                            cell(units(t.due, t.decimals), 24, true), cell(units(t.received, t.decimals), 24, true),
+                            cell(units(t.surplus, t.decimals), 24, true)}));
     }
     if (totals.invoiceTotals().empty())
         l.text(l.body, QStringLiteral("No invoices in the range."));
     l.y += mm(3);
+}
 
+void PdfReport::drawRefundMovements(Layout &l, const ReportTotals &totals)
+{
     l.text(l.heading, QStringLiteral("Refund queue movements"), mm(1));
     const auto refunds = totals.refundTotals();
     if (refunds.empty()) {
         l.text(l.body, QStringLiteral("No refund queue movements in the range and nothing pending."));
-    } else {
-        l.text(l.monoBold, line({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Movement"), 10, false),
-                                 cell(QStringLiteral("Items"), 7, true), cell(QStringLiteral("Amount"), 24, true),
-                                 cell(QStringLiteral("Network fees"), 24, true)}));
-        for (const RefundTotal &t : refunds)
-            l.text(l.mono, line({cell(t.asset, 5, false), cell(toQString(name(t.movement)), 10, false),
-                                 cell(QString::number(t.count), 7, true), cell(units(t.amount, t.decimals), 24, true),
-                                 cell(t.movement == RefundMovement::Refunded ? units(t.fee, t.decimals) : QString(), 24, true)}));
+        return;
     }
-    l.newPage();
+    l.text(l.monoBold, row({cell(QStringLiteral("Asset"), 5, false), cell(QStringLiteral("Movement"), 10, false),
+                            cell(QStringLiteral("Items"), 7, true), cell(QStringLiteral("Amount"), 24, true),
+                            cell(QStringLiteral("Network fees"), 24, true)}));
+    for (const RefundTotal &t : refunds)
+        l.text(l.mono, row({cell(t.asset, 5, false), cell(toQString(name(t.movement)), 10, false),
+                            cell(QString::number(t.count), 7, true), cell(units(t.amount, t.decimals), 24, true),
+                            cell(t.movement == RefundMovement::Refunded ? units(t.fee, t.decimals) : QString(), 24, true)}));
 }
 
 void PdfReport::drawChart(Layout &l, const ReportTotals &totals, qreal height)

@@ -46,6 +46,10 @@ public:
 private:
     struct Layout;
     void drawSummary(Layout &l, const ReportTotals &totals);
+    void drawKept(Layout &l, const ReportTotals &totals);
+    void drawWhereTheMoneyIs(Layout &l, const ReportTotals &totals);
+    void drawInvoiceTotals(Layout &l, const ReportTotals &totals);
+    void drawRefundMovements(Layout &l, const ReportTotals &totals);
     void drawChart(Layout &l, const ReportTotals &totals, qreal height);
     bool drawInvoiceTable(Layout &l, const std::function<bool(qint64)> &rowDrawn, QString *error, bool *cancelled);
     bool drawRefundTable(Layout &l, QString *error);
