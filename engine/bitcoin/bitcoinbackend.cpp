@@ -235,12 +235,7 @@ RpcResult<WalletSnapshot> BitcoinBackend::buildSnapshot(const BitcoinSinceBlock 
             return protocol(*error);
     // since.removed is deliberately not used: a reorged-out payment is absent unless it is listed again
     // (back in the pool or mined anew), and the engine reverses what is absent.
-    const auto byHeightThenKey = [](const Observation &a, const Observation &b) {
-        return std::tie(a.height, a.key) < std::tie(b.height, b.key);
-    };
-    std::sort(mined.begin(), mined.end(), byHeightThenKey);
-    std::sort(pool.begin(), pool.end(), byHeightThenKey);
-    snapshot.transfers = mined + pool;
+    snapshot.transfers = orderedTransfers(std::move(mined), std::move(pool));
     return snapshot;
 }
 

@@ -2,7 +2,20 @@
 
 #include <QTimer>
 
+#include <algorithm>
+#include <tuple>
+
 namespace sd {
+
+QList<Observation> orderedTransfers(QList<Observation> mined, QList<Observation> pool)
+{
+    const auto byHeightThenKey = [](const Observation &a, const Observation &b) {
+        return std::tie(a.height, a.key) < std::tie(b.height, b.key);
+    };
+    std::sort(mined.begin(), mined.end(), byHeightThenKey);
+    std::sort(pool.begin(), pool.end(), byHeightThenKey);
+    return mined + pool;
+}
 
 std::string_view name(BackendHealth health)
 {

@@ -55,6 +55,10 @@ struct WalletSnapshot
     QList<QuarantinedDeposit> quarantined;
 };
 
+// A snapshot's transfers in a stable order (a wallet's lists are unordered): the mined ones, then the pool,
+// each by height and then deposit key.
+QList<Observation> orderedTransfers(QList<Observation> mined, QList<Observation> pool);
+
 // A stored deposit that the wallet no longer lists, as the engine asks the backend about it.
 struct VanishedDeposit
 {

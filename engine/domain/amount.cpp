@@ -1,5 +1,7 @@
 #include "amount.h"
 
+#include <optional>
+
 namespace sd {
 
 std::string_view name(AmountError error)
@@ -29,16 +31,24 @@ std::expected<Atomic, AmountError> accumulate(Atomic value, char digit)
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+// What every amount text is refused for before its digits are read: nothing, a minus or a plus sign.
+std::optional<AmountError> leadingError(std::string_view text)
+{
+    if (text.empty())
+        return AmountError::Empty;
+    if (text.front() == '-')
+        return AmountError::Negative;
+    if (text.front() == '+')
+        return AmountError::Sign;
+    return std::nullopt;
+}
+
 } // namespace
 
 std::expected<DecimalDigits, AmountError> splitDecimal(std::string_view text)
 {
-    if (text.empty())
-        return std::unexpected(AmountError::Empty);
-    if (text.front() == '-')
-        return std::unexpected(AmountError::Negative);
-    if (text.front() == '+')
-        return std::unexpected(AmountError::Sign);
+    if (auto refused = leadingError(text))
+        return std::unexpected(*refused);
     std::size_t dot = std::string_view::npos;
     bool seenDigit = false;
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -91,12 +101,8 @@ std::expected<Atomic, AmountError> parseAmount(std::string_view text, int decima
 
 std::expected<Atomic, AmountError> parseAtomic(std::string_view text)
 {
-    if (text.empty())
-        return std::unexpected(AmountError::Empty);
-    if (text.front() == '-')
-        return std::unexpected(AmountError::Negative);
-    if (text.front() == '+')
-        return std::unexpected(AmountError::Sign);
+    if (auto refused = leadingError(text))
+        return std::unexpected(*refused);
     Atomic value = 0;
     for (char c : text) {
         if (c == 'e' || c == 'E')

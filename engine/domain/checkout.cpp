@@ -1,4 +1,5 @@
 #include "checkout.h"
+#include "nametable.h"
 
 #include <algorithm>
 #include <array>
@@ -7,24 +8,6 @@
 namespace sd {
 
 namespace {
-
-template<typename E, std::size_t N>
-std::optional<E> fromName(std::string_view text, const std::array<std::pair<E, std::string_view>, N> &table)
-{
-    for (const auto &[value, n] : table)
-        if (n == text)
-            return value;
-    return std::nullopt;
-}
-
-template<typename E, std::size_t N>
-std::string_view nameIn(E value, const std::array<std::pair<E, std::string_view>, N> &table)
-{
-    for (const auto &[v, n] : table)
-        if (v == value)
-            return n;
-    return "unknown";
-}
 
 constexpr std::array<std::pair<GreenfieldStatus, std::string_view>, 5> StatusNames{{
     {GreenfieldStatus::New, "New"},

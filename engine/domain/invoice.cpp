@@ -1,4 +1,5 @@
 #include "invoice.h"
+#include "nametable.h"
 
 #include <algorithm>
 #include <array>
@@ -6,24 +7,6 @@
 namespace sd {
 
 namespace {
-
-template<typename E, std::size_t N>
-std::optional<E> fromName(std::string_view name, const std::array<std::pair<E, std::string_view>, N> &table)
-{
-    for (const auto &[value, text] : table)
-        if (text == name)
-            return value;
-    return std::nullopt;
-}
-
-template<typename E, std::size_t N>
-std::string_view nameIn(E value, const std::array<std::pair<E, std::string_view>, N> &table)
-{
-    for (const auto &[v, text] : table)
-        if (v == value)
-            return text;
-    return "unknown";
-}
 
 constexpr std::array<std::pair<InvoiceState, std::string_view>, 6> StateNames{{
     {InvoiceState::AwaitingPayment, "awaiting_payment"},

@@ -1,4 +1,5 @@
 #include "refundpolicy.h"
+#include "nametable.h"
 
 #include <algorithm>
 #include <array>
@@ -37,21 +38,9 @@ std::string isoSeconds(TimePoint t)
 
 } // namespace
 
-std::string_view name(RefundStatus status)
-{
-    for (const auto &[s, text] : StatusNames)
-        if (s == status)
-            return text;
-    return "unknown";
-}
+std::string_view name(RefundStatus status) { return nameIn(status, StatusNames); }
 
-std::optional<RefundStatus> parseRefundStatus(std::string_view text)
-{
-    for (const auto &[s, n] : StatusNames)
-        if (n == text)
-            return s;
-    return std::nullopt;
-}
+std::optional<RefundStatus> parseRefundStatus(std::string_view text) { return fromName(text, StatusNames); }
 
 bool refundMoveAllowed(RefundStatus from, RefundStatus to)
 {

@@ -287,12 +287,7 @@ RpcResult<WalletSnapshot> MoneroBackend::buildSnapshot(const MoneroTransfers &tr
             return protocol(*error);
     }
     // The wallet's lists are unordered: sort for a stable snapshot (mined by height, then the pool).
-    const auto byHeightThenKey = [](const Observation &a, const Observation &b) {
-        return std::tie(a.height, a.key) < std::tie(b.height, b.key);
-    };
-    std::sort(mined.begin(), mined.end(), byHeightThenKey);
-    std::sort(pool.begin(), pool.end(), byHeightThenKey);
-    snapshot.transfers = mined + pool;
+    snapshot.transfers = orderedTransfers(std::move(mined), std::move(pool));
     return snapshot;
 }
 

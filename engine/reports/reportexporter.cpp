@@ -97,6 +97,29 @@ std::expected<qint64, ExportFailure> ReportExporter::streamRefunds(ReportTotals 
     return count;
 }
 
+std::expected<qint64, ExportFailure> ReportExporter::streamInvoices(InvoicePager &pager, ReportTotals &totals,
+                                                                    const InvoiceSink &each, const PageDone &pageDone)
+{
+    qint64 read = 0;
+    for (;;) {
+        auto page = pager.next();
+        if (!page)
+            return std::unexpected(storeFailure(page.error()));
+        if (page->isEmpty())
+            break;
+        for (const InvoiceRecord &record : *page) {
+            const InvoiceLine line = InvoiceLine::fromRecord(record);
+            totals.addInvoice(line);
+            if (auto failed = each(line))
+                return std::unexpected(*failed);
+        }
+        read += page->size();
+        if (auto failed = pageDone(read))
+            return std::unexpected(*failed);
+    }
+    return read;
+}
+
 std::optional<ExportFailure> ReportExporter::readMoney(ReportTotals &totals)
 {
     MoneyFilter filter;
@@ -127,24 +150,21 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writeCsv(QIODevice &
         writer.writeRaw("# " + m_options.testNetwork.simplified().toUtf8() + "\r\n");
     csv.writeHeader();
     ReportTotals totals(m_request);
-    qint64 done = 0;
-    for (;;) {
-        auto page = pager.next();
-        if (!page)
-            return std::unexpected(storeFailure(page.error()));
-        if (page->isEmpty())
-            break;
-        for (const InvoiceRecord &record : *page) {
-            const InvoiceLine line = InvoiceLine::fromRecord(record);
-            totals.addInvoice(line);
+    const auto read = streamInvoices(
+        pager, totals,
+        [&](const InvoiceLine &line) -> std::optional<ExportFailure> {
             csv.writeInvoice(line);
-        }
-        done += page->size();
-        if (writer.hasError())
-            return std::unexpected(outputFailure(writer.errorString()));
-        if (!progress(done, std::max(done, *total)))
-            return std::unexpected(cancelled());
-    }
+            return std::nullopt;
+        },
+        [&](qint64 done) -> std::optional<ExportFailure> {
+            if (writer.hasError())
+                return outputFailure(writer.errorString());
+            if (!progress(done, std::max(done, *total)))
+                return cancelled();
+            return std::nullopt;
+        });
+    if (!read)
+        return std::unexpected(read.error());
     for (const InvoiceTotal &t : totals.invoiceTotals())
         csv.writeTotal(t);
 
@@ -183,34 +203,32 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
     if (!pdf.openSpool(&error))
         return std::unexpected(outputFailure(error));
     ReportTotals totals(m_request);
-    qint64 read = 0;
-    for (;;) {
-        auto page = pager.next();
-        if (!page)
-            return std::unexpected(storeFailure(page.error()));
-        if (page->isEmpty())
-            break;
-        for (const InvoiceRecord &record : *page) {
-            const InvoiceLine line = InvoiceLine::fromRecord(record);
-            totals.addInvoice(line);
+    const auto counted = streamInvoices(
+        pager, totals,
+        [&](const InvoiceLine &line) -> std::optional<ExportFailure> {
             if (!pdf.spoolInvoice(line))
-                return std::unexpected(outputFailure(QStringLiteral("cannot write the PDF's row spool (disk full?)")));
-        }
-        read += page->size();
-        units = std::max(units, 2 * read);
-        if (!progress(read, units))
-            return std::unexpected(cancelled());
-    }
+                return outputFailure(QStringLiteral("cannot write the PDF's row spool (disk full?)"));
+            return std::nullopt;
+        },
+        [&](qint64 read) -> std::optional<ExportFailure> {
+            units = std::max(units, 2 * read);
+            if (!progress(read, units))
+                return cancelled();
+            return std::nullopt;
+        });
+    if (!counted)
+        return std::unexpected(counted.error());
+    const qint64 read = *counted;
     units = 2 * read;
     // The PDF draws the refund table after the summary that totals it: the items in range are read in pages
     // like the CSV's and spooled beside the invoice rows, so memory stays flat here too.
-    auto counted = streamRefunds(totals, [&](const RefundItem &item, const std::vector<RefundMovement> &) {
+    auto refunds = streamRefunds(totals, [&](const RefundItem &item, const std::vector<RefundMovement> &) {
         return pdf.spoolRefund(item);
     });
-    if (!counted) {
-        if (counted.error().message.isEmpty())
+    if (!refunds) {
+        if (refunds.error().message.isEmpty())
             return std::unexpected(outputFailure(QStringLiteral("cannot write the PDF's refund spool (disk full?)")));
-        return std::unexpected(counted.error());
+        return std::unexpected(refunds.error());
     }
     if (auto failed = readMoney(totals))
         return std::unexpected(*failed);
@@ -219,7 +237,7 @@ std::expected<ExportSummary, ExportFailure> ReportExporter::writePdf(QIODevice &
         return std::unexpected(cancelled());
     if (outcome == PdfReport::Outcome::Failed)
         return std::unexpected(outputFailure(error));
-    return summarise(totals, *counted);
+    return summarise(totals, *refunds);
 }
 
 } // namespace sd

@@ -5,11 +5,14 @@
 #include "reporttotals.h"
 
 #include <expected>
+#include <optional>
 #include <functional>
 
 class QIODevice;
 
 namespace sd {
+
+class InvoicePager;
 
 enum class ReportFormat : std::uint8_t { Csv, Pdf };
 std::string_view name(ReportFormat format);
@@ -66,6 +69,12 @@ private:
     // `totals` and hands it to `each` (false: stop, an output failure); returns how many there were.
     using RefundSink = std::function<bool(const RefundItem &item, const std::vector<RefundMovement> &moves)>;
     std::expected<qint64, ExportFailure> streamRefunds(ReportTotals &totals, const RefundSink &each);
+    // Reads the pager's invoices page by page into `totals`, hands each line to `each` and, after each page,
+    // the number read so far to `pageDone`; the first failure either returns ends it. Returns how many.
+    using InvoiceSink = std::function<std::optional<ExportFailure>(const InvoiceLine &line)>;
+    using PageDone = std::function<std::optional<ExportFailure>(qint64 read)>;
+    std::expected<qint64, ExportFailure> streamInvoices(InvoicePager &pager, ReportTotals &totals, const InvoiceSink &each,
+                                                        const PageDone &pageDone);
     // The money categories of the range into `totals` (Store::moneyTotals).
     std::optional<ExportFailure> readMoney(ReportTotals &totals);
     bool progress(qint64 done, qint64 total) { return !m_progress || m_progress(done, total); }
