@@ -2,6 +2,8 @@
 // bcoin's wallet REST API, blocks are mined (to the customer) and disconnected on the node RPC.
 #pragma once
 
+#include "skiporfail.h"
+
 #include "bitcoinbackend.h"
 
 #include <QNetworkAccessManager>
@@ -16,9 +18,7 @@
     do {                                                                                                    \
         if (!BcoinNode::available()) {                                                                      \
             const char *why_ = "SETTLEDESK_TEST_BTC_* not set: scripts/test starts bcoin (scripts/services/bitcoin.sh)"; \
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))                        \
-                QSKIP(why_);                                                                                \
-            QFAIL(why_);                                                                                    \
+            SD_SKIP_OR_FAIL(why_, why_);                                                                    \
         }                                                                                                   \
     } while (false)
 

@@ -2,9 +2,14 @@
 // `settledesk engine` process whose log lines the test reads as they come.
 #pragma once
 
+#include "skiporfail.h"
+
 #include "chaossupport.h"
+#include "regtest.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QSqlDatabase>
@@ -14,6 +19,8 @@
 #include <QUrlQuery>
 
 #include <csignal>
+#include <expected>
+#include <map>
 
 namespace sd::chaos {
 
@@ -29,11 +36,8 @@ inline QString missingPg(const QString &prefix)
 #define SD_REQUIRE_PG(prefix)                                                                                \
     do {                                                                                                     \
         const QString why_ = sd::chaos::missingPg(prefix);                                                   \
-        if (!why_.isEmpty()) {                                                                               \
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))                         \
-                QSKIP(qPrintable(why_));                                                                     \
-            QFAIL(qPrintable(why_ + QStringLiteral(" (set SETTLEDESK_ALLOW_SKIP=1 to skip)")));               \
-        }                                                                                                    \
+        if (!why_.isEmpty())                                                                                 \
+            SD_SKIP_OR_FAIL(qPrintable(why_), qPrintable(why_ + QStringLiteral(" (set SETTLEDESK_ALLOW_SKIP=1 to skip)"))); \
     } while (false)
 
 // A database of its own on the server (CREATE DATABASE), dropped (with its sessions) when this goes away.
@@ -223,6 +227,56 @@ private:
     QProcessEnvironment m_env;
     QProcess m_process;
     QByteArray m_log;
+};
+
+// The end of a multi-engine run: `engine` completes one more poll (its cursor then covers the last block)
+// and stops cleanly, then `settledesk reconcile --json` compares the wallet with the database. The first
+// asset's report, or what went wrong.
+inline std::expected<QJsonObject, QString> stopAndReconcile(EngineProcess &engine, const QString &binary, const QString &ini,
+                                                            const QProcessEnvironment &env, int waitMs)
+{
+    const qsizetype mark = engine.logSize();
+    if (!QTest::qWaitFor([&] { return engine.printedSince(mark, "poll completed"); }, waitMs))
+        return std::unexpected(QStringLiteral("no completed poll within %1 ms").arg(waitMs));
+    engine.terminate();
+    if (!engine.waitForFinished(20000) || engine.exitCode() != 0)
+        return std::unexpected(QStringLiteral("the engine did not stop cleanly (exit code %1)").arg(engine.exitCode()));
+    const Run reconciled = runSettledesk(binary, {QStringLiteral("--config"), ini, QStringLiteral("reconcile"), QStringLiteral("--json")}, env);
+    if (reconciled.code != 0)
+        return std::unexpected(QStringLiteral("reconcile exited %1: %2").arg(reconciled.code).arg(QString::fromUtf8(reconciled.out)));
+    return reconciled.json().value(QStringLiteral("assets")).toArray().first().toObject();
+}
+
+// The payments a test sends from the customer wallet: txid -> amount, what the merchant's wallet received.
+class SentPayments
+{
+public:
+    explicit SentPayments(test::Regtest &rt) : m_rt(rt) {}
+
+    // Sends `amount` to `address`; false (with a warning saying why) when the wallet refused.
+    bool pay(const QString &address, Atomic amount)
+    {
+        auto s = m_rt.transfer(address, amount);
+        if (!s) {
+            qWarning("transfer: %s", qPrintable(s.error()));
+            return false;
+        }
+        m_amounts[s->txid] = amount;
+        return true;
+    }
+    // Every payment sent so far, for mining until the daemon has them in blocks.
+    QStringList txids() const
+    {
+        QStringList txids;
+        for (const auto &[txid, amount] : m_amounts)
+            txids << txid;
+        return txids;
+    }
+    const std::map<QString, Atomic> &amounts() const { return m_amounts; }
+
+private:
+    test::Regtest &m_rt;
+    std::map<QString, Atomic> m_amounts;
 };
 
 } // namespace sd::chaos

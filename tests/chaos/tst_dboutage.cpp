@@ -114,23 +114,8 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
                m_rt->merchant().createAddress(m_account, QStringLiteral("not an invoice"), done);
            })));
 
-    std::map<QString, Atomic> sent;
-    auto pay = [&](const QString &address, Atomic amount) -> bool {
-        auto s = m_rt->transfer(address, amount);
-        if (!s) {
-            qWarning("transfer: %s", qPrintable(s.error()));
-            return false;
-        }
-        sent[s->txid] = amount;
-        return true;
-    };
-    // Every payment sent so far, for mining until the daemon has them in blocks.
-    auto sentTxids = [&] {
-        QStringList txids;
-        for (const auto &[txid, amount] : sent)
-            txids << txid;
-        return txids;
-    };
+    chaos::SentPayments payments(*m_rt);
+    const std::map<QString, Atomic> &sent = payments.amounts(); // txid -> amount: what the wallet received
 
     chaos::EngineProcess engine(QStringLiteral(SETTLEDESK_BINARY), m_ini, m_env);
     QVERIFY(engine.start());
@@ -143,9 +128,9 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
         return deposits ? std::optional<QList<DepositRecord>>(*deposits) : std::nullopt;
     };
     auto storedCount = [&] { return int(stored().value_or(QList<DepositRecord>{}).size()); };
-    QVERIFY(pay(inv[QStringLiteral("before")].address, 2 * XMR / 10));
-    QVERIFY(pay(inv[QStringLiteral("during")].address, XMR / 10));
-    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
+    QVERIFY(payments.pay(inv[QStringLiteral("before")].address, 2 * XMR / 10));
+    QVERIFY(payments.pay(inv[QStringLiteral("during")].address, XMR / 10));
+    SD_CHECK(m_rt->mineUntilIncluded(payments.txids()));
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), 2, Wait);
 
     // The server goes down (fast: open sessions are ended). The engine says so and keeps running.
@@ -158,9 +143,9 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
     QVERIFY(QTest::qWaitFor([&] { return engine.printedSince(mark, "settledesk: database unreachable"); }, Wait));
     const qint64 reportedMs = outage.elapsed();
     // Money arrives while the database is down.
-    QVERIFY(pay(inv[QStringLiteral("during")].address, 3 * XMR / 10));
-    QVERIFY(pay(stranger.address, XMR / 20));
-    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
+    QVERIFY(payments.pay(inv[QStringLiteral("during")].address, 3 * XMR / 10));
+    QVERIFY(payments.pay(stranger.address, XMR / 20));
+    SD_CHECK(m_rt->mineUntilIncluded(payments.txids()));
     QTest::qWait(int(std::max<qint64>(0, OutageMs - outage.elapsed()))); // the outage itself: nothing to wait for
     QVERIFY(engine.running());
     QVERIFY(!stored()); // really down
@@ -191,7 +176,7 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
     QVERIFY(deposits.has_value());
     for (const DepositRecord &d : *deposits) {
         const QString txid = QString::fromStdString(d.deposit.key.txid);
-        QVERIFY2(sent.count(txid) && sent[txid] == d.deposit.amount && d.deposit.status != DepositStatus::Reversed,
+        QVERIFY2(sent.count(txid) && sent.at(txid) == d.deposit.amount && d.deposit.status != DepositStatus::Reversed,
                  qPrintable(txid));
         QVERIFY(seen.insert(txid).second);
     }
@@ -202,15 +187,9 @@ void TestDbOutage::serverRestartedMidRunLosesNothing()
              QStringList{QStringLiteral("0")});
 
     // One more completed poll so the cursor covers the last block; then the wallet and the database agree.
-    const qsizetype pollMark = engine.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(engine.printedSince(pollMark, "poll completed"), Wait);
-    engine.terminate();
-    QVERIFY(engine.waitForFinished(20000));
-    QCOMPARE(engine.exitCode(), 0);
-    chaos::Run reconciled = chaos::runSettledesk(QStringLiteral(SETTLEDESK_BINARY),
-                                                 {QStringLiteral("--config"), m_ini, QStringLiteral("reconcile"), QStringLiteral("--json")}, m_env);
-    QVERIFY2(reconciled.code == 0, reconciled.out.constData());
-    const QJsonObject x = reconciled.json().value(QStringLiteral("assets")).toArray().first().toObject();
+    const auto reconciled = chaos::stopAndReconcile(engine, QStringLiteral(SETTLEDESK_BINARY), m_ini, m_env, Wait);
+    QVERIFY2(reconciled, qPrintable(reconciled ? QString() : reconciled.error()));
+    const QJsonObject &x = *reconciled;
     QCOMPARE(x.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(x.value(QStringLiteral("wallet_deposits")).toInt(), int(sent.size()));
     qInfo("%d deposits (%d during the outage), nothing lost, %lld ms in all", int(sent.size()), 2, total.elapsed());

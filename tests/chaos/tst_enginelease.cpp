@@ -154,30 +154,15 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
     QVERIFY(expiring);
     inv[QStringLiteral("expiring")] = *expiring;
 
-    std::map<QString, Atomic> sent; // txid -> amount: what the wallet received
-    auto pay = [&](const QString &address, Atomic amount) -> bool {
-        auto s = m_rt->transfer(address, amount);
-        if (!s) {
-            qWarning("transfer: %s", qPrintable(s.error()));
-            return false;
-        }
-        sent[s->txid] = amount;
-        return true;
-    };
-    // Every payment sent so far, for mining until the daemon has them in blocks.
-    auto sentTxids = [&] {
-        QStringList txids;
-        for (const auto &[txid, amount] : sent)
-            txids << txid;
-        return txids;
-    };
+    chaos::SentPayments payments(*m_rt);
+    const std::map<QString, Atomic> &sent = payments.amounts(); // txid -> amount: what the wallet received
     auto storedCount = [&] {
         return int(store->depositsAbove(QStringLiteral("XMR"), 0).value_or(QList<DepositRecord>{}).size());
     };
-    QVERIFY(pay(inv[QStringLiteral("full")].address, 3 * XMR / 10));
-    QVERIFY(pay(inv[QStringLiteral("split")].address, 2 * XMR / 10));
-    QVERIFY(pay(inv[QStringLiteral("expiring")].address, 5 * XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
+    QVERIFY(payments.pay(inv[QStringLiteral("full")].address, 3 * XMR / 10));
+    QVERIFY(payments.pay(inv[QStringLiteral("split")].address, 2 * XMR / 10));
+    QVERIFY(payments.pay(inv[QStringLiteral("expiring")].address, 5 * XMR / 100));
+    SD_CHECK(m_rt->mineUntilIncluded(payments.txids()));
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), 3, Wait);
     QTRY_COMPARE_WITH_TIMEOUT(store->invoice(inv[QStringLiteral("full")].id)->invoice.state, InvoiceState::Settled, Wait);
     QCOMPARE(holder(), QStringLiteral("sd-engine-a"));
@@ -201,10 +186,10 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
     SD_TRY(auto stranger, (test::waitFor<MoneroNewAddress>([&](auto done) {
                m_rt->merchant().createAddress(m_account, QStringLiteral("not an invoice"), done);
            })));
-    QVERIFY(pay(inv[QStringLiteral("split")].address, 3 * XMR / 10));
-    QVERIFY(pay(inv[QStringLiteral("after")].address, 15 * XMR / 100));
-    QVERIFY(pay(stranger.address, XMR / 20));
-    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
+    QVERIFY(payments.pay(inv[QStringLiteral("split")].address, 3 * XMR / 10));
+    QVERIFY(payments.pay(inv[QStringLiteral("after")].address, 15 * XMR / 100));
+    QVERIFY(payments.pay(stranger.address, XMR / 20));
+    SD_CHECK(m_rt->mineUntilIncluded(payments.txids()));
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), int(sent.size()), Wait);
     for (const char *order : {"full", "split", "after"})
         QTRY_COMPARE_WITH_TIMEOUT(store->invoice(inv[QLatin1String(order)].id)->invoice.state, InvoiceState::Settled, Wait);
@@ -220,7 +205,7 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
         std::set<QString> seen;
         for (const DepositRecord &d : stored) {
             const QString txid = QString::fromStdString(d.deposit.key.txid);
-            if (!sent.count(txid) || sent[txid] != d.deposit.amount || d.deposit.status == DepositStatus::Reversed
+            if (!sent.count(txid) || sent.at(txid) != d.deposit.amount || d.deposit.status == DepositStatus::Reversed
                 || !seen.insert(txid).second) {
                 qWarning("unexpected deposit %s", qPrintable(txid));
                 return false;
@@ -284,22 +269,16 @@ void TestEngineLease::oneEnginePollsTheOtherTakesOver()
     QVERIFY(cursorAfter && cursorAfter->has_value());
     QVERIFY((*cursorAfter)->height >= (*cursorBefore)->height);
     // And it records what comes next, once.
-    QVERIFY(pay(inv[QStringLiteral("split")].address, XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded(sentTxids()));
+    QVERIFY(payments.pay(inv[QStringLiteral("split")].address, XMR / 100));
+    SD_CHECK(m_rt->mineUntilIncluded(payments.txids()));
     QTRY_COMPARE_WITH_TIMEOUT(storedCount(), int(sent.size()), Wait);
     QVERIFY(checkExactlyOnce());
     QCOMPARE(store->verify().value_or(QStringList{QStringLiteral("verify failed")}), QStringList{});
 
     // One more poll so the cursor covers the last block, then the wallet and the database agree.
-    const qsizetype aMark3 = a.logSize();
-    QTRY_VERIFY_WITH_TIMEOUT(a.printedSince(aMark3, "poll completed"), Wait);
-    a.terminate();
-    QVERIFY(a.waitForFinished(20000));
-    QCOMPARE(a.exitCode(), 0);
-    chaos::Run reconciled = chaos::runSettledesk(QStringLiteral(SETTLEDESK_BINARY),
-                                                 {QStringLiteral("--config"), m_iniA, QStringLiteral("reconcile"), QStringLiteral("--json")}, m_env);
-    QVERIFY2(reconciled.code == 0, reconciled.out.constData());
-    const QJsonObject x = reconciled.json().value(QStringLiteral("assets")).toArray().first().toObject();
+    const auto reconciled = chaos::stopAndReconcile(a, QStringLiteral(SETTLEDESK_BINARY), m_iniA, m_env, Wait);
+    QVERIFY2(reconciled, qPrintable(reconciled ? QString() : reconciled.error()));
+    const QJsonObject &x = *reconciled;
     QCOMPARE(x.value(QStringLiteral("ok")).toBool(), true);
     QCOMPARE(x.value(QStringLiteral("wallet_deposits")).toInt(), int(sent.size()));
     QCOMPARE(x.value(QStringLiteral("stored_deposits")).toInt(), int(sent.size()));

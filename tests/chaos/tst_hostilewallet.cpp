@@ -4,6 +4,7 @@
 // no new deposit while the fault hides it) and, once the server behaves again, recovers and records the
 // money the fault hid, exactly once. Short timeouts come from the asset configuration.
 #include "engine.h"
+#include "enginedriver.h"
 #include "hostilewallet.h"
 #include "monerobackend.h"
 #include "testsupport.h"
@@ -65,17 +66,10 @@ void TestHostileWallet::init()
     startEngine();
 
     // A healthy start: one invoice, 0.3 of its 1 XMR paid in a mined transfer.
-    CreateInvoiceRequest r;
-    r.requestId = 1;
-    r.asset = QStringLiteral("XMR");
-    r.orderRef = QStringLiteral("hostile");
-    r.cryptoAmount = QStringLiteral("1");
-    r.quoteWindow = 3600s;
-    r.graceWindow = 600s;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    m_engine->createInvoice(r);
-    QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, Wait);
-    const InvoiceRecord inv = created.first().at(1).value<InvoiceRecord>();
+    const auto created = sdtest::createThroughEngine(
+        *m_engine, sdtest::invoiceRequest(1, QStringLiteral("XMR"), QStringLiteral("1"), QStringLiteral("hostile"), 3600s, 600s), Wait);
+    QVERIFY2(created, qPrintable(created ? QString() : created.error()));
+    const InvoiceRecord inv = *created;
     m_invoiceId = inv.id;
     // In a block after the start-up poll (a poll re-examines only the last blocks below the cursor).
     m_wallet->height = 130;

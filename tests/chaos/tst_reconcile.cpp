@@ -4,6 +4,7 @@
 // skipped) are found, named by txid, and make the command exit 5. The binary itself is run, as an operator would.
 #include "chaossupport.h"
 #include "engine.h"
+#include "enginedriver.h"
 #include "monerobackend.h"
 #include "regtest.h"
 #include "testsupport.h"
@@ -120,17 +121,11 @@ void TestReconcile::balancedAfterScenarioThenPlantedDifferencesFound()
     m_store = std::move(*opened);
 
     // Scenario: an invoice overpaid by 0.1 XMR, and a payment to a subaddress of the account no invoice has.
-    CreateInvoiceRequest r;
-    r.requestId = 1;
-    r.asset = QStringLiteral("XMR");
-    r.orderRef = QStringLiteral("reconcile-1");
-    r.cryptoAmount = QStringLiteral("0.5");
-    r.quoteWindow = 600s;
-    r.graceWindow = 60s;
-    QSignalSpy created(m_engine.get(), &Engine::invoiceCreated);
-    m_engine->createInvoice(r);
-    QTRY_COMPARE_WITH_TIMEOUT(created.count(), 1, Wait);
-    const InvoiceRecord inv = created.first().at(1).value<InvoiceRecord>();
+    const auto created = sdtest::createThroughEngine(
+        *m_engine, sdtest::invoiceRequest(1, QStringLiteral("XMR"), QStringLiteral("0.5"), QStringLiteral("reconcile-1"), 600s, 60s),
+        Wait);
+    QVERIFY2(created, qPrintable(created ? QString() : created.error()));
+    const InvoiceRecord inv = *created;
     SD_TRY(auto stranger, (test::waitFor<MoneroNewAddress>([&](auto done) {
                m_rt->merchant().createAddress(m_account, QStringLiteral("not an invoice"), done);
            })));

@@ -4,6 +4,7 @@
 // login and when the database refuses the password. Hostile order references (SQL, format strings, markup,
 // bidi controls, quotes) are stored, sent to the wallet as the address label and shown back verbatim.
 #include "chaossupport.h"
+#include "skiporfail.h"
 #include "config.h"
 #include "hostilewallet.h"
 
@@ -152,11 +153,9 @@ void TestSecrets::secretsNeverWrittenOrPrintedSqlite()
 void TestSecrets::secretsNeverPrintedPostgres()
 {
     const QString url = qEnvironmentVariable("SETTLEDESK_TEST_PG_URL");
-    if (url.isEmpty()) {
-        if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))
-            QSKIP("SETTLEDESK_TEST_PG_URL is not set");
-        QFAIL("SETTLEDESK_TEST_PG_URL is not set (scripts/services/postgres.sh); SETTLEDESK_ALLOW_SKIP=1 skips");
-    }
+    if (url.isEmpty())
+        SD_SKIP_OR_FAIL("SETTLEDESK_TEST_PG_URL is not set",
+                        "SETTLEDESK_TEST_PG_URL is not set (scripts/services/postgres.sh); SETTLEDESK_ALLOW_SKIP=1 skips");
     const QString realPassword = qEnvironmentVariable("SETTLEDESK_TEST_PG_PASSWORD");
     const QString dir = m_dir.filePath(QStringLiteral("pg"));
     QVERIFY(QDir().mkpath(dir));

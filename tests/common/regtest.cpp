@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QSet>
 
+#include <functional>
+
 namespace sd::test {
 
 namespace {
@@ -365,36 +367,50 @@ std::expected<quint32, QString> Regtest::newMerchantAccount(const QString &label
     return account;
 }
 
+namespace {
+
+// Starts request `id` and waits (a local event loop) until `answer` (connected by the caller to the
+// backend's answering signal) or requestFailed fills `out`, or timeoutMs pass.
+template<typename T>
+std::expected<T, QString> awaitAnswer(WalletBackend &backend, quint64 id, std::optional<std::expected<T, QString>> &out,
+                                      QEventLoop &loop, const QMetaObject::Connection &answer,
+                                      const std::function<void()> &start, const QString &what, int timeoutMs)
+{
+    const auto failed = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
+                                         [&](quint64 requestId, const Failure &error) {
+                                             if (requestId == id) {
+                                                 out = std::unexpected(error.message);
+                                                 loop.quit();
+                                             }
+                                         });
+    start();
+    if (!out) {
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    QObject::disconnect(answer);
+    QObject::disconnect(failed);
+    if (!out)
+        return std::unexpected(QStringLiteral("%1: no answer within %2 ms").arg(what).arg(timeoutMs));
+    return std::move(*out);
+}
+
+} // namespace
+
 std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 fromHeight, int timeoutMs)
 {
     static quint64 nextRequest = 1'000'000;
     const quint64 id = nextRequest++;
     std::optional<std::expected<WalletSnapshot, QString>> out;
     QEventLoop loop;
-    const auto a = QObject::connect(&backend, &WalletBackend::polled, &loop,
-                                    [&](quint64 requestId, const WalletSnapshot &snapshot) {
-                                        if (requestId == id) {
-                                            out = snapshot;
-                                            loop.quit();
-                                        }
-                                    });
-    const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
-                                    [&](quint64 requestId, const Failure &error) {
-                                        if (requestId == id) {
-                                            out = std::unexpected(error.message);
-                                            loop.quit();
-                                        }
-                                    });
-    backend.poll(id, fromHeight);
-    if (!out) {
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    QObject::disconnect(a);
-    QObject::disconnect(b);
-    if (!out)
-        return std::unexpected(QStringLiteral("poll: no answer within %1 ms").arg(timeoutMs));
-    return std::move(*out);
+    const auto answer = QObject::connect(&backend, &WalletBackend::polled, &loop,
+                                         [&](quint64 requestId, const WalletSnapshot &snapshot) {
+                                             if (requestId == id) {
+                                                 out = snapshot;
+                                                 loop.quit();
+                                             }
+                                         });
+    return awaitAnswer(backend, id, out, loop, answer, [&] { backend.poll(id, fromHeight); }, QStringLiteral("poll"), timeoutMs);
 }
 
 std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(WalletBackend &backend,
@@ -404,30 +420,15 @@ std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(
     const quint64 id = nextRequest++;
     std::optional<std::expected<std::pair<QString, std::optional<quint64>>, QString>> out;
     QEventLoop loop;
-    const auto a = QObject::connect(&backend, &WalletBackend::addressAllocated, &loop,
-                                    [&](quint64 requestId, const QString &address, std::optional<quint64> index) {
-                                        if (requestId == id) {
-                                            out = std::pair(address, index);
-                                            loop.quit();
-                                        }
-                                    });
-    const auto b = QObject::connect(&backend, &WalletBackend::requestFailed, &loop,
-                                    [&](quint64 requestId, const Failure &error) {
-                                        if (requestId == id) {
-                                            out = std::unexpected(error.message);
-                                            loop.quit();
-                                        }
-                                    });
-    backend.allocateAddress(id, label);
-    if (!out) {
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    QObject::disconnect(a);
-    QObject::disconnect(b);
-    if (!out)
-        return std::unexpected(QStringLiteral("allocateAddress: no answer within %1 ms").arg(timeoutMs));
-    return std::move(*out);
+    const auto answer = QObject::connect(&backend, &WalletBackend::addressAllocated, &loop,
+                                         [&](quint64 requestId, const QString &address, std::optional<quint64> index) {
+                                             if (requestId == id) {
+                                                 out = std::pair(address, index);
+                                                 loop.quit();
+                                             }
+                                         });
+    return awaitAnswer(backend, id, out, loop, answer, [&] { backend.allocateAddress(id, label); },
+                       QStringLiteral("allocateAddress"), timeoutMs);
 }
 
 } // namespace sd::test

@@ -8,6 +8,8 @@
 // give tests that spend from the customer wallet the CTest RESOURCE_LOCK "monero_customer".
 #pragma once
 
+#include "skiporfail.h"
+
 #include "config.h"
 #include "monerowalletclient.h"
 #include "walletbackend.h"
@@ -159,11 +161,8 @@ private:
 #define SD_REQUIRE_REGTEST()                                                                               \
     do {                                                                                                   \
         QString sdRegtestMessage_;                                                                         \
-        if (!sd::test::Regtest::environmentPresent(&sdRegtestMessage_)) {                                  \
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))                       \
-                QSKIP(qPrintable(sdRegtestMessage_));                                                      \
-            QFAIL(qPrintable(sdRegtestMessage_));                                                          \
-        }                                                                                                  \
+        if (!sd::test::Regtest::environmentPresent(&sdRegtestMessage_))                                    \
+            SD_SKIP_OR_FAIL(qPrintable(sdRegtestMessage_), qPrintable(sdRegtestMessage_));                 \
     } while (false)
 
 // `SD_TRY(auto sent, regtest.transfer(...));` declares `sent` from an expected value or QFAILs with its error.

@@ -2,6 +2,8 @@
 // mines and reorganises, each call waited for. Dev accounts are unlocked, so eth_sendTransaction signs.
 #pragma once
 
+#include "skiporfail.h"
+
 #include "jsonrpcclient.h"
 
 #include <QNetworkAccessManager>
@@ -19,9 +21,7 @@ namespace sdtest {
             || qEnvironmentVariableIsEmpty("SETTLEDESK_TEST_ERC20_BYTECODE")) {                             \
             const char *why_ = "SETTLEDESK_TEST_ETH_URL / SETTLEDESK_TEST_ERC20_BYTECODE not set: start "   \
                                "anvil with scripts/services/anvil.sh (scripts/test does)";                  \
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))                        \
-                QSKIP(why_);                                                                                \
-            QFAIL(why_);                                                                                    \
+            SD_SKIP_OR_FAIL(why_, why_);                                                                    \
         }                                                                                                   \
     } while (false)
 

@@ -1,6 +1,7 @@
 // Settlement reports against a database with known invoices: the CSV line by line (exact amounts, totals,
 // quoting), range edges, filters, paging, cancellation without a partial file, and the PDF's text.
 #include "invoicepager.h"
+#include "skiporfail.h"
 #include "reportexporter.h"
 #include "reportfixture.h"
 
@@ -337,11 +338,9 @@ private Q_SLOTS:
     void pdfTextHasTheTotals()
     {
         const QString pdftotext = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
-        if (pdftotext.isEmpty()) {
-            if (qEnvironmentVariable("SETTLEDESK_ALLOW_SKIP") == QLatin1String("1"))
-                QSKIP("pdftotext (poppler-utils) is not installed");
-            QFAIL("pdftotext (poppler-utils) is not installed; it is in TEST_PACKAGES");
-        }
+        if (pdftotext.isEmpty())
+            SD_SKIP_OR_FAIL("pdftotext (poppler-utils) is not installed",
+                            "pdftotext (poppler-utils) is not installed; it is in TEST_PACKAGES");
         const QString path = f.dir.filePath(QStringLiteral("report.pdf"));
         ExportOptions options;
         options.format = ReportFormat::Pdf;
