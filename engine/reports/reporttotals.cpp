@@ -124,22 +124,23 @@ void ReportTotals::addRefund(const RefundItem &item, const std::vector<RefundMov
     }
 }
 
-std::vector<InvoiceTotal> ReportTotals::invoiceTotals() const
+namespace {
+
+// A map's values in its key order (the totals' rows are kept sorted by their key).
+template<typename Map>
+std::vector<typename Map::mapped_type> valuesOf(const Map &map)
 {
-    std::vector<InvoiceTotal> out;
-    out.reserve(m_invoices.size());
-    for (const auto &[key, total] : m_invoices)
-        out.push_back(total);
+    std::vector<typename Map::mapped_type> out;
+    out.reserve(map.size());
+    for (const auto &[key, value] : map)
+        out.push_back(value);
     return out;
 }
 
-std::vector<RefundTotal> ReportTotals::refundTotals() const
-{
-    std::vector<RefundTotal> out;
-    out.reserve(m_refunds.size());
-    for (const auto &[key, total] : m_refunds)
-        out.push_back(total);
-    return out;
-}
+} // namespace
+
+std::vector<InvoiceTotal> ReportTotals::invoiceTotals() const { return valuesOf(m_invoices); }
+
+std::vector<RefundTotal> ReportTotals::refundTotals() const { return valuesOf(m_refunds); }
 
 } // namespace sd

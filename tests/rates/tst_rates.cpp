@@ -95,6 +95,20 @@ private:
     {
         return {httpResponse(200, "OK", body, "application/json", headers)};
     }
+    // A source's refused answer (the row's `response`): no quote, the row's `expected` reason, and the
+    // source and pair named.
+    template<typename Provider>
+    void refusedAnswer(const QString &source)
+    {
+        QFETCH(QByteArray, response);
+        QFETCH(QString, expected);
+        std::unique_ptr<FaultServer> server(serve({response}));
+        Provider provider(&m_nam, &m_clock, 120s, server->url(QString()).toString());
+        const Outcome o = ask(provider, QStringLiteral("BTC"), QStringLiteral("USD"));
+        QVERIFY(!o.quote);
+        QVERIFY2(o.error.contains(expected), qPrintable(o.error));
+        QVERIFY2(o.error.contains(source + QLatin1String(" BTC/USD")), qPrintable(o.error));
+    }
 
 private Q_SLOTS:
     void init() { m_clock.set(toTimePoint(Now)); }
@@ -226,17 +240,7 @@ private Q_SLOTS:
                                    << QStringLiteral("expected one pair");
         QTest::newRow("array") << httpResponse(200, "OK", "[]") << QStringLiteral("expected a JSON object");
     }
-    void krakenErrors()
-    {
-        QFETCH(QByteArray, response);
-        QFETCH(QString, expected);
-        std::unique_ptr<FaultServer> server(serve({response}));
-        KrakenRateProvider provider(&m_nam, &m_clock, 120s, server->url(QString()).toString());
-        const Outcome o = ask(provider, QStringLiteral("BTC"), QStringLiteral("USD"));
-        QVERIFY(!o.quote);
-        QVERIFY2(o.error.contains(expected), qPrintable(o.error));
-        QVERIFY2(o.error.contains(QLatin1String("Kraken BTC/USD")), qPrintable(o.error));
-    }
+    void krakenErrors() { refusedAnswer<KrakenRateProvider>(QStringLiteral("Kraken")); }
 
     void timeoutAndRefused()
     {
@@ -325,17 +329,7 @@ private Q_SLOTS:
         QTest::newRow("null price") << httpResponse(200, "OK", coinGecko("bitcoin", "usd", "null", t)) << QStringLiteral("bitcoin.usd");
         QTest::newRow("zero price") << httpResponse(200, "OK", coinGecko("bitcoin", "usd", "0", t)) << QStringLiteral("zero");
     }
-    void coinGeckoErrors()
-    {
-        QFETCH(QByteArray, response);
-        QFETCH(QString, expected);
-        std::unique_ptr<FaultServer> server(serve({response}));
-        CoinGeckoRateProvider provider(&m_nam, &m_clock, 120s, server->url(QString()).toString());
-        const Outcome o = ask(provider, QStringLiteral("BTC"), QStringLiteral("USD"));
-        QVERIFY(!o.quote);
-        QVERIFY2(o.error.contains(expected), qPrintable(o.error));
-        QVERIFY2(o.error.contains(QLatin1String("CoinGecko BTC/USD")), qPrintable(o.error));
-    }
+    void coinGeckoErrors() { refusedAnswer<CoinGeckoRateProvider>(QStringLiteral("CoinGecko")); }
 
     void manual()
     {
