@@ -60,6 +60,17 @@ void DashboardController::start()
     connect(m_thread, &QThread::finished, engine, &QObject::deleteLater);
     m_engine = engine;
 
+    connectEngine(engine);
+    m_thread->start();
+    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+    startRefundService();
+    startStats(engine);
+    startMerchantApiUi();
+}
+
+// Window <-> engine, both ways queued.
+void DashboardController::connectEngine(Engine *engine)
+{
     MainWindow *w = m_window;
     const auto q = Qt::QueuedConnection;
     // Window -> engine: requests, executed in the engine's thread in the order they were sent.
@@ -99,9 +110,12 @@ void DashboardController::start()
         startApi(); // once the engine opened (and migrated) the database
         Q_EMIT engineStarted();
     }, q);
-    m_thread->start();
-    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+}
 
+// The refund queue's actions: a thread of their own (a wallet's transfer may take its whole timeout).
+void DashboardController::startRefundService()
+{
+    const auto q = Qt::QueuedConnection;
     m_refundThread = new QThread(this);
     m_refundThread->setObjectName(QStringLiteral("settledesk-refunds"));
     auto *service = new RefundService(m_config, m_config.operatorName);
@@ -121,7 +135,12 @@ void DashboardController::start()
                   << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();
+}
 
+void DashboardController::startStats(Engine *engine)
+{
+    MainWindow *w = m_window;
+    const auto q = Qt::QueuedConnection;
     // The overview's aggregates and the list's counts: a thread and a store connection of their own.
     m_statsThread = new QThread(this);
     m_statsThread->setObjectName(QStringLiteral("settledesk-stats"));
@@ -144,7 +163,12 @@ void DashboardController::start()
                   << connect(stats, &StatsService::counted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
     m_statsThread->start();
+}
 
+void DashboardController::startMerchantApiUi()
+{
+    MainWindow *w = m_window;
+    const auto q = Qt::QueuedConnection;
     // The Webhooks page and the API keys: their own thread and connection (no API server needed here).
     m_apiThread = new QThread(this);
     m_apiThread->setObjectName(QStringLiteral("settledesk-api-ui"));
