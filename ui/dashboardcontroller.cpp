@@ -17,6 +17,21 @@
 
 namespace sd::ui {
 
+namespace {
+
+// Lets the thread finish what it is doing and stop (its objects are deleted on finished()), then deletes it.
+void finishThread(QThread *&thread)
+{
+    if (!thread)
+        return;
+    thread->quit();
+    thread->wait();
+    delete thread;
+    thread = nullptr;
+}
+
+} // namespace
+
 DashboardController::DashboardController(MainWindow *window, const Config &config, BackendFactory factory,
                                          Clock *clock, QObject *parent)
     : QObject(parent), m_window(window), m_config(config), m_factory(std::move(factory)),
@@ -219,33 +234,15 @@ void DashboardController::stop()
         delete m_apiHost;
         m_apiHost = nullptr;
     }
-    if (m_refundThread) {
-        // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
-        m_refundThread->quit();
-        m_refundThread->wait();
-        delete m_refundThread;
-        m_refundThread = nullptr;
-        m_refundService = nullptr;
-    }
-    if (m_statsThread) {
-        // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
-        m_statsThread->quit();
-        m_statsThread->wait();
-        delete m_statsThread;
-        m_statsThread = nullptr;
-    }
-    if (m_apiThread) {
-        m_apiThread->quit();
-        m_apiThread->wait();
-        delete m_apiThread;
-        m_apiThread = nullptr;
-    }
+    // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
+    finishThread(m_refundThread);
+    m_refundService = nullptr;
+    // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
+    finishThread(m_statsThread);
+    finishThread(m_apiThread);
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
+    finishThread(m_thread);
     m_engine = nullptr; // deleted by the thread's finished()
 }
 
