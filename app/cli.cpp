@@ -60,6 +60,16 @@ void printJson(const QJsonValue &v)
                                       : QJsonDocument(v.toObject()).toJson(QJsonDocument::Indented)));
 }
 
+// One invoice with its deposits, as JSON or as text (invoice create, invoice show).
+int printInvoice(const InvoiceRecord &invoice, bool asJson)
+{
+    if (asJson)
+        printJson(invoiceToJson(invoice));
+    else
+        out(invoiceToText(invoice));
+    return ExitOk;
+}
+
 // The command words in `arguments` (after the program name), skipping options and their values.
 QStringList commandWords(const QStringList &arguments)
 {
@@ -336,11 +346,7 @@ int runInvoiceCreate(const QStringList &arguments)
     auto created = createWithEngine(ctx.loaded, request, cfg->requestTimeoutMs * 2 + 5000);
     if (!created)
         return fail(created.error());
-    if (ctx.wantsJson())
-        printJson(invoiceToJson(*created));
-    else
-        out(invoiceToText(*created));
-    return ExitOk;
+    return printInvoice(*created, ctx.wantsJson());
 }
 
 int runInvoiceShow(const QStringList &arguments)
@@ -359,11 +365,7 @@ int runInvoiceShow(const QStringList &arguments)
     auto record = (*store)->invoice(id);
     if (!record)
         return storeFailure(record.error());
-    if (ctx.wantsJson())
-        printJson(invoiceToJson(*record));
-    else
-        out(invoiceToText(*record));
-    return ExitOk;
+    return printInvoice(*record, ctx.wantsJson());
 }
 
 int runInvoiceList(const QStringList &arguments)
