@@ -468,6 +468,8 @@ ConnectionCheckRequest SetupWizard::walletRequest(const WalletForm &form) const
     r.wallet.enabled = true;
     if (!form.password->text().isEmpty())
         r.password = form.password->text();
+    else if (form.cookie && r.wallet.walletRpcUser.isEmpty())
+        r.password = QString(); // the cookie file is the login: no keychain to ask
     r.passwordEnv = r.wallet.walletRpcPasswordEnv;
     return r;
 }

@@ -2,13 +2,18 @@
 // SETTLEDESK_SCREENSHOT_DIR is set (to look at).
 #pragma once
 
+#include "connectiontestrow.h"
+#include "dashboardcontroller.h"
 #include "setupwizard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTest>
+#include <QTimer>
 #include <QWidget>
 
 namespace uitest {
@@ -37,6 +42,40 @@ inline void walkOperatorAndRates(sd::ui::SetupWizard &w, const QString &fiat, co
     QComboBox *source = combo(w, QStringLiteral("rateSource"));
     source->setCurrentIndex(source->findData(QStringLiteral("manual")));
     w.lineEdit(rateField)->setText(rate);
+}
+
+// The first start's real wiring (runFirstStartAssistant: an engine thread that opens nothing, `check` for
+// the wallets) with `steps` run once the assistant shows; Cancel afterwards unless the steps closed it. A
+// step that hangs cannot hang the test: the assistant cancels itself after `limitMs`.
+inline std::optional<sd::Config> runAssistantSteps(const sd::Config &config, sd::BackendCheck check,
+                                                   const QStringList &cookieFiles,
+                                                   const std::function<void(sd::ui::SetupWizard &)> &steps,
+                                                   int limitMs = 90000)
+{
+    return sd::ui::runFirstStartAssistant(config, std::move(check), cookieFiles, [&](sd::ui::SetupWizard &w) {
+        QTimer::singleShot(limitMs, &w, &QWizard::reject);
+        QTimer::singleShot(0, &w, [&w, &steps] {
+            steps(w);
+            if (w.isVisible())
+                w.reject();
+        });
+    });
+}
+
+// Presses the Test of row `name` and waits for its answer: the words the merchant reads (the peer's own
+// message, the row's tooltip, into `detail` when given).
+inline QString pressTest(sd::ui::SetupWizard &w, const QString &name, QString *detail = nullptr, int waitMs = 30000)
+{
+    sd::ui::ConnectionTestRow *row = w.testRow(name);
+    if (!row)
+        return QStringLiteral("no test row ") + name;
+    row->button()->click();
+    if (!QTest::qWaitFor([row] { return !row->isRunning(); }, waitMs))
+        return QStringLiteral("no answer in %1 ms").arg(waitMs);
+    if (detail)
+        if (const auto *label = w.findChild<QLabel *>(name + QStringLiteral("Result")))
+            *detail = label->toolTip();
+    return row->resultText();
 }
 
 } // namespace uitest
