@@ -222,12 +222,17 @@
         <translation>der Token-Vertrag ist kein %1-Token</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>no usable rate</source>
         <translation>kein verwendbarer Kurs</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
+        <source>no usable rate: %1</source>
+        <translation>kein verwendbarer Kurs: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 answered with an error</source>
         <translation>%1 hat mit einem Fehler geantwortet</translation>
     </message>
@@ -3479,7 +3484,7 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+133"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>
