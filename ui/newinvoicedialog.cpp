@@ -18,6 +18,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -34,6 +35,28 @@ enum Page { FormPage, WaitingPage, ResultPage };
 enum class Field { Price, Rate };
 
 // Whole sentences per field: translations need them whole (articles and word order differ by language).
+// The user's locale writes decimals with a comma (German): amounts typed there take it, and a dot as well.
+bool commaLocale() { return QLocale().decimalPoint() == QLatin1String(","); }
+
+// How the amount fields are typed, in words and by example ("49,90" in German).
+QString decimalWord() { return commaLocale() ? NewInvoiceDialog::tr("a comma (or a dot)") : NewInvoiceDialog::tr("a dot"); }
+QString localExample(const char *dotted)
+{
+    QString example = QString::fromLatin1(dotted);
+    return commaLocale() ? example.replace(QLatin1Char('.'), QLatin1Char(',')) : example;
+}
+
+// The typed text as the exact decimal the engine reads (a dot): in a comma locale its one comma becomes the
+// dot, and only when no dot is there too (1.000,50 stays as typed, and is refused as not a plain number).
+// Text only: nothing passes through a floating-point number.
+QString typedDecimal(const QString &typed)
+{
+    QString t = typed.trimmed();
+    if (commaLocale() && t.count(QLatin1Char(',')) == 1 && !t.contains(QLatin1Char('.')))
+        t.replace(QLatin1Char(','), QLatin1Char('.'));
+    return t;
+}
+
 QString decimalProblem(DecimalError e, Field field)
 {
     const bool price = field == Field::Price;
@@ -46,13 +69,17 @@ QString decimalProblem(DecimalError e, Field field)
     case DecimalError::Exponent:
     case DecimalError::Junk: break;
     }
-    return price ? NewInvoiceDialog::tr("Write the price as a plain number such as 49.90: a dot for decimals, no "
-                                        "thousands separators.")
-                 : NewInvoiceDialog::tr("Write the rate as a plain number such as 162.50: a dot for decimals, no "
-                                        "thousands separators.");
+    return price ? NewInvoiceDialog::tr("Write the price as a plain number such as %1: %2 for decimals, no "
+                                        "thousands separators.").arg(localExample("49.90"), decimalWord())
+                 : NewInvoiceDialog::tr("Write the rate as a plain number such as %1: %2 for decimals, no "
+                                        "thousands separators.").arg(localExample("162.50"), decimalWord());
 }
 
-bool looksLikeDecimalComma(const QString &s) { return s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.')); }
+// In a locale that writes a dot, "49,90" could mean 49.90 or 4990: refused, with the reason.
+bool looksLikeDecimalComma(const QString &s)
+{
+    return !commaLocale() && s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.'));
+}
 
 void setError(QLabel *label, const QString &text)
 {
@@ -119,14 +146,19 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     fiatGrid->setContentsMargins(0, 0, 0, 0);
     m_fiatAmount = new QLineEdit(m_fiatBox);
     m_fiatAmount->setObjectName(QStringLiteral("fiatAmount"));
-    m_fiatAmount->setPlaceholderText(QStringLiteral("49.90")); // amounts take a dot in every language
+    // Amounts take the locale's decimal separator (and a dot), exactly as typed: the fields say so.
+    const QString howToType = tr("A plain number: %1 for decimals, no thousands separators. Taken exactly as typed.")
+                                  .arg(decimalWord());
+    m_fiatAmount->setPlaceholderText(localExample("49.90"));
+    m_fiatAmount->setToolTip(howToType);
     m_currency = new QLineEdit(config.fiatCurrency, m_fiatBox);
     m_currency->setObjectName(QStringLiteral("currency"));
     m_currency->setMaxLength(3);
     m_currency->setMaximumWidth(m_currency->fontMetrics().horizontalAdvance(QStringLiteral("MMMMM")) + 16);
     m_rate = new QLineEdit(m_fiatBox);
     m_rate->setObjectName(QStringLiteral("rate"));
-    m_rate->setPlaceholderText(QStringLiteral("162.50"));
+    m_rate->setPlaceholderText(localExample("162.50"));
+    m_rate->setToolTip(howToType);
     m_rateLabel = new QLabel(m_fiatBox);
     m_fetchRate = new QPushButton(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("Fetch rate"), m_fiatBox);
     m_fetchRate->setObjectName(QStringLiteral("fetchRate"));
@@ -144,7 +176,8 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     cryptoRow->setContentsMargins(0, 0, 0, 0);
     m_cryptoAmount = new QLineEdit(m_cryptoBox);
     m_cryptoAmount->setObjectName(QStringLiteral("cryptoAmount"));
-    m_cryptoAmount->setPlaceholderText(QStringLiteral("0.05"));
+    m_cryptoAmount->setPlaceholderText(localExample("0.05"));
+    m_cryptoAmount->setToolTip(howToType);
     m_cryptoUnit = new QLabel(m_cryptoBox);
     cryptoRow->addWidget(new QLabel(tr("Amount"), m_cryptoBox));
     cryptoRow->addWidget(m_cryptoAmount, 1);
@@ -359,7 +392,7 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
     if (!asset)
         return std::unexpected(tr("Choose an asset."));
     if (m_byFiat->isChecked()) {
-        const QString amountText = m_fiatAmount->text().trimmed();
+        const QString amountText = typedDecimal(m_fiatAmount->text());
         if (looksLikeDecimalComma(amountText))
             return std::unexpected(tr("Use a dot as the decimal separator in the price (49.90, not 49,90)."));
         auto fiat = Decimal::parse(amountText.toStdString());
@@ -370,7 +403,7 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
         static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
         if (!currencyCode.match(m_currency->text().trimmed()).hasMatch())
             return std::unexpected(tr("The currency is a three-letter code such as USD or EUR."));
-        const QString rateText = m_rate->text().trimmed();
+        const QString rateText = typedDecimal(m_rate->text());
         if (looksLikeDecimalComma(rateText))
             return std::unexpected(tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
         auto rate = Decimal::parse(rateText.toStdString());
@@ -383,7 +416,7 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
             return std::unexpected(tr("That price is too large for one invoice at this rate."));
         return *due;
     }
-    const QString text = m_cryptoAmount->text().trimmed();
+    const QString text = typedDecimal(m_cryptoAmount->text());
     if (looksLikeDecimalComma(text))
         return std::unexpected(tr("Use a dot as the decimal separator (0.05, not 0,05)."));
     auto amount = parseAmount(text.toStdString(), asset->decimals);
@@ -398,8 +431,8 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
         case AmountError::Exponent:
         case AmountError::Junk: break;
         }
-        return std::unexpected(tr("Write the amount as a plain number such as 0.05: a dot for decimals, no "
-                                  "thousands separators."));
+        return std::unexpected(tr("Write the amount as a plain number such as %1: %2 for decimals, no "
+                                  "thousands separators.").arg(localExample("0.05"), decimalWord()));
     }
     if (*amount == 0)
         return std::unexpected(tr("The amount must be more than zero."));
@@ -420,11 +453,11 @@ std::expected<CreateInvoiceRequest, QString> NewInvoiceDialog::buildRequest() co
     r.asset = code;
     r.orderRef = m_orderRef->text().trimmed();
     if (m_byFiat->isChecked()) {
-        r.fiatAmount = m_fiatAmount->text().trimmed();
+        r.fiatAmount = typedDecimal(m_fiatAmount->text());
         r.fiatCurrency = m_currency->text().trimmed();
-        r.rate = m_rate->text().trimmed();
+        r.rate = typedDecimal(m_rate->text());
     } else {
-        r.cryptoAmount = m_cryptoAmount->text().trimmed();
+        r.cryptoAmount = typedDecimal(m_cryptoAmount->text());
     }
     return r;
 }
