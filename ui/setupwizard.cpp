@@ -119,16 +119,15 @@ QWizardPage *SetupWizard::buildDatabase()
     auto *layout = new QVBoxLayout(page);
     m_testNetwork = new QCheckBox(tr("&Try it first without money: a private test network on this computer"), page);
     m_testNetwork->setObjectName(QStringLiteral("useTestNetwork"));
-    m_testNetworkNote = new QLabel(tr("Settledesk starts a local Monero test network (Debian package monero) with a "
-                                      "shop wallet and a customer wallet that pays your test invoices. Its records "
-                                      "are kept apart from your own; nothing here is saved. Later: settledesk --demo."),
-                                   page);
+    // Offered on a first start only (setTestNetworkOffered): from the menu the dashboard already runs on this
+    // configuration, so the note says how to try the test network instead.
+    m_testNetworkNote = new QLabel(page);
+    m_testNetworkNote->setObjectName(QStringLiteral("testNetworkNote"));
     m_testNetworkNote->setWordWrap(true);
     m_testNetworkNote->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_testNetwork);
     layout->addWidget(m_testNetworkNote);
-    m_testNetwork->hide();
-    m_testNetworkNote->hide();
+    setTestNetworkOffered(false);
     const bool pg = isPostgres(m_original.databaseUrl);
     m_sqlite = new QRadioButton(tr("&SQLite file on this computer (recommended for one desk)"), page);
     m_sqlite->setObjectName(QStringLiteral("useSqlite"));
@@ -288,6 +287,7 @@ QWizardPage *SetupWizard::buildWallet(const QString &asset)
         m_poolStatus->setObjectName(QStringLiteral("usdtPoolStatus"));
         m_poolStatus->setWordWrap(true);
         m_poolStatus->setTextFormat(Qt::PlainText);
+        m_poolStatus->setAlignment(Qt::AlignLeft | Qt::AlignTop); // a row taller than its text: no gap above it
         form->addRow(QString(), m_poolStatus);
         connect(browse, &QPushButton::clicked, this, [this] {
             const QString file = QFileDialog::getOpenFileName(this, tr("Receive addresses for USDT"), m_poolFile->text(),
@@ -428,7 +428,12 @@ bool SetupWizard::accepts(const QString &asset) const
 void SetupWizard::setTestNetworkOffered(bool offered)
 {
     m_testNetwork->setVisible(offered);
-    m_testNetworkNote->setVisible(offered);
+    m_testNetworkNote->setText(
+        offered ? tr("Settledesk starts a local Monero test network (Debian package monero) with a shop wallet and a "
+                     "customer wallet that pays your test invoices. Its records are kept apart from your own; nothing "
+                     "here is saved. Later: settledesk --demo.")
+                : tr("To try Settledesk without money, start it with settledesk --demo (scripts/run --demo): a "
+                     "private test network with records of its own. This assistant changes your own configuration."));
     if (!offered)
         m_testNetwork->setChecked(false);
 }

@@ -284,6 +284,10 @@ private Q_SLOTS:
             SetupWizard later(fresh()); // from the Settings menu: not offered
             QVERIFY(later.findChild<QCheckBox *>(QStringLiteral("useTestNetwork"))->isHidden());
             QVERIFY(!later.testNetworkChosen());
+            // ...and the page says why, and how to try it anyway.
+            const QLabel *note = later.findChild<QLabel *>(QStringLiteral("testNetworkNote"));
+            QVERIFY(note && !note->isHidden());
+            QVERIFY2(note->text().contains(QStringLiteral("settledesk --demo")), qPrintable(note->text()));
         }
         bool chosen = false;
         auto *keychain = new FakeSecretWriter(QString());
