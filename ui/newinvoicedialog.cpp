@@ -103,11 +103,49 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *outer = new QVBoxLayout(this);
     m_pages = new QStackedWidget(this);
     outer->addWidget(m_pages);
+    m_pages->addWidget(buildForm());    // FormPage
+    m_pages->addWidget(buildWaiting()); // WaitingPage
+    m_pages->addWidget(buildResult());  // ResultPage
+    connectForm();
+    updateModeWidgets();
+    m_pages->setCurrentIndex(FormPage);
+    resize(720, 460);
+}
 
-    // ---------------- form ----------------
+// The form: asset, order reference, the price (fiat and rate) or the crypto amount, what it comes to.
+QWidget *NewInvoiceDialog::buildForm()
+{
     auto *form = new QWidget(m_pages);
     auto *formLayout = new QVBoxLayout(form);
     auto *fields = new QFormLayout;
+    addAssetRows(fields, form);
+    addAmountRows(fields, form);
+    formLayout->addLayout(fields);
+    m_preview = new QLabel(form);
+    m_preview->setObjectName(QStringLiteral("preview"));
+    m_preview->setWordWrap(true);
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    formLayout->addWidget(m_preview);
+    m_error = new QLabel(form);
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+    formLayout->addWidget(m_error);
+    formLayout->addStretch(1);
+    auto *formButtons = new QDialogButtonBox(form);
+    m_create = formButtons->addButton(tr("Create invoice"), QDialogButtonBox::AcceptRole);
+    m_create->setObjectName(QStringLiteral("create"));
+    m_create->setDefault(true);
+    formButtons->addButton(QDialogButtonBox::Cancel);
+    connect(formButtons, &QDialogButtonBox::accepted, this, &NewInvoiceDialog::submit);
+    connect(formButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    formLayout->addWidget(formButtons);
+
+    return form;
+}
+
+void NewInvoiceDialog::addAssetRows(QFormLayout *fields, QWidget *form)
+{
     m_asset = new QComboBox(form);
     m_asset->setObjectName(QStringLiteral("asset"));
     for (const Asset &a : AssetRegistry::instance().all()) {
@@ -141,6 +179,10 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     modes->addStretch(1);
     fields->addRow(tr("Pricing"), modes);
 
+}
+
+void NewInvoiceDialog::addAmountRows(QFormLayout *fields, QWidget *form)
+{
     m_fiatBox = new QWidget(form);
     auto *fiatGrid = new QGridLayout(m_fiatBox);
     fiatGrid->setContentsMargins(0, 0, 0, 0);
@@ -151,7 +193,7 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
                                   .arg(decimalWord());
     m_fiatAmount->setPlaceholderText(localExample("49.90"));
     m_fiatAmount->setToolTip(howToType);
-    m_currency = new QLineEdit(config.fiatCurrency, m_fiatBox);
+    m_currency = new QLineEdit(m_config.fiatCurrency, m_fiatBox);
     m_currency->setObjectName(QStringLiteral("currency"));
     m_currency->setMaxLength(3);
     m_currency->setMaximumWidth(m_currency->fontMetrics().horizontalAdvance(QStringLiteral("MMMMM")) + 16);
@@ -183,30 +225,11 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     cryptoRow->addWidget(m_cryptoAmount, 1);
     cryptoRow->addWidget(m_cryptoUnit);
     fields->addRow(m_cryptoBox);
-    formLayout->addLayout(fields);
+}
 
-    m_preview = new QLabel(form);
-    m_preview->setObjectName(QStringLiteral("preview"));
-    m_preview->setWordWrap(true);
-    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    formLayout->addWidget(m_preview);
-    m_error = new QLabel(form);
-    m_error->setObjectName(QStringLiteral("error"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
-    formLayout->addWidget(m_error);
-    formLayout->addStretch(1);
-    auto *formButtons = new QDialogButtonBox(form);
-    m_create = formButtons->addButton(tr("Create invoice"), QDialogButtonBox::AcceptRole);
-    m_create->setObjectName(QStringLiteral("create"));
-    m_create->setDefault(true);
-    formButtons->addButton(QDialogButtonBox::Cancel);
-    connect(formButtons, &QDialogButtonBox::accepted, this, &NewInvoiceDialog::submit);
-    connect(formButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    formLayout->addWidget(formButtons);
-    m_pages->addWidget(form);
-
-    // ---------------- waiting ----------------
+// While the engine creates the invoice.
+QWidget *NewInvoiceDialog::buildWaiting()
+{
     auto *waiting = new QWidget(m_pages);
     auto *waitingLayout = new QVBoxLayout(waiting);
     m_waiting = new QLabel(waiting);
@@ -216,9 +239,13 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *waitingButtons = new QDialogButtonBox(QDialogButtonBox::Close, waiting);
     connect(waitingButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     waitingLayout->addWidget(waitingButtons);
-    m_pages->addWidget(waiting);
 
-    // ---------------- result ----------------
+    return waiting;
+}
+
+// The created invoice: the QR code beside the amount, address, countdown and payment link.
+QWidget *NewInvoiceDialog::buildResult()
+{
     auto *result = new QWidget(m_pages);
     auto *resultLayout = new QVBoxLayout(result);
     m_resultTitle = new QLabel(result);
@@ -231,6 +258,20 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     m_qr = new QrCodeWidget(result);
     m_qr->setObjectName(QStringLiteral("qr"));
     columns->addWidget(m_qr, 1);
+    columns->addLayout(buildResultFacts(result), 1);
+    resultLayout->addLayout(columns, 1);
+    auto *resultButtons = new QDialogButtonBox(result);
+    auto *another = resultButtons->addButton(tr("Another invoice"), QDialogButtonBox::ActionRole);
+    resultButtons->addButton(QDialogButtonBox::Close);
+    connect(another, &QPushButton::clicked, this, &NewInvoiceDialog::startOver);
+    connect(resultButtons, &QDialogButtonBox::rejected, this, &QDialog::accept);
+    resultLayout->addWidget(resultButtons);
+
+    return result;
+}
+
+QVBoxLayout *NewInvoiceDialog::buildResultFacts(QWidget *result)
+{
     auto *info = new QVBoxLayout;
     info->addWidget(new QLabel(tr("Amount to pay"), result));
     m_amount = new QLabel(result);
@@ -273,16 +314,6 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *copyUri = copyButton(tr("Copy payment link"), result);
     info->addWidget(copyUri, 0, Qt::AlignLeft);
     info->addStretch(1);
-    columns->addLayout(info, 1);
-    resultLayout->addLayout(columns, 1);
-    auto *resultButtons = new QDialogButtonBox(result);
-    auto *another = resultButtons->addButton(tr("Another invoice"), QDialogButtonBox::ActionRole);
-    resultButtons->addButton(QDialogButtonBox::Close);
-    connect(another, &QPushButton::clicked, this, &NewInvoiceDialog::startOver);
-    connect(resultButtons, &QDialogButtonBox::rejected, this, &QDialog::accept);
-    resultLayout->addWidget(resultButtons);
-    m_pages->addWidget(result);
-
     connect(copyAmount, &QPushButton::clicked, this, [this] {
         if (!m_created)
             return;
@@ -300,6 +331,12 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
         Q_EMIT message(tr("Payment link copied"));
     });
 
+    return info;
+}
+
+// The form's fields revalidate as they change; the currency is upper case; Fetch rate asks the source.
+void NewInvoiceDialog::connectForm()
+{
     for (QLineEdit *e : {m_fiatAmount, m_currency, m_rate, m_cryptoAmount})
         connect(e, &QLineEdit::textChanged, this, &NewInvoiceDialog::revalidate);
     connect(m_currency, &QLineEdit::textEdited, this, [this](const QString &t) {
@@ -328,9 +365,6 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
             self->m_rate->setText(*rate);
         });
     });
-    updateModeWidgets();
-    m_pages->setCurrentIndex(FormPage);
-    resize(720, 460);
 }
 
 void NewInvoiceDialog::setRateFetcher(RateFetcher fetcher)
