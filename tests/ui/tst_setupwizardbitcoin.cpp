@@ -14,10 +14,7 @@
 
 using namespace sd;
 using namespace sd::ui;
-using uitest::box;
-using uitest::combo;
-using uitest::pressTest;
-using uitest::shoot;
+using namespace uitest;
 
 class TestSetupWizardBitcoin : public QObject
 {
@@ -44,11 +41,7 @@ class TestSetupWizardBitcoin : public QObject
         Answer answer;
         uitest::runAssistantSteps(fresh, check, cookiesFound, [&](SetupWizard &w) {
             w.lineEdit(QStringLiteral("sqlitePath"))->setText(m_dir->filePath(QStringLiteral("shop.db")));
-            w.next();
-            box(w, QStringLiteral("xmrAccept"))->setChecked(false);
-            box(w, QStringLiteral("btcAccept"))->setChecked(true);
-            box(w, QStringLiteral("usdtAccept"))->setChecked(false);
-            w.next();
+            acceptOnly(w, {QStringLiteral("BTC")});
             QCOMPARE(w.currentId(), int(SetupWizard::BitcoinPage));
             if (cookieOffered)
                 *cookieOffered = combo(w, QStringLiteral("btcCookie"))->currentText();

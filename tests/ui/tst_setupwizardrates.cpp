@@ -14,10 +14,7 @@
 
 using namespace sd;
 using namespace sd::ui;
-using uitest::box;
-using uitest::combo;
-using uitest::pressTest;
-using uitest::shoot;
+using namespace uitest;
 
 namespace {
 
@@ -87,9 +84,7 @@ class TestSetupWizardRates : public QObject
         QString words;
         uitest::runAssistantSteps(fresh, {}, {}, [&](SetupWizard &w) {
             w.lineEdit(QStringLiteral("sqlitePath"))->setText(m_dir->filePath(QStringLiteral("shop.db")));
-            w.next();
-            box(w, QStringLiteral("xmrAccept"))->setChecked(true);
-            w.next();
+            acceptOnly(w, {QStringLiteral("XMR")});
             QCOMPARE(w.currentId(), int(SetupWizard::MoneroPage));
             w.lineEdit(QStringLiteral("xmrUrl"))->setText(QStringLiteral("http://127.0.0.1:18083/json_rpc"));
             w.next();

@@ -33,6 +33,17 @@ inline void shoot(QWidget *w, const QString &name)
 inline QCheckBox *box(sd::ui::SetupWizard &w, const QString &name) { return w.findChild<QCheckBox *>(name); }
 inline QComboBox *combo(sd::ui::SetupWizard &w, const QString &name) { return w.findChild<QComboBox *>(name); }
 
+// From the database page (filled in) over the currencies page, accepting only `assets` ("XMR", "BTC",
+// "USDT"), to the first of their wallet pages.
+inline void acceptOnly(sd::ui::SetupWizard &w, const QStringList &assets)
+{
+    w.next();
+    QCOMPARE(w.currentId(), int(sd::ui::SetupWizard::AssetsPage));
+    for (const char *code : {"XMR", "BTC", "USDT"})
+        box(w, QString::fromLatin1(code).toLower() + QStringLiteral("Accept"))->setChecked(assets.contains(QLatin1String(code)));
+    w.next();
+}
+
 // From the operator page to the rates page: "Alice Shop", `fiat` as typed, manual rates with `rate` for
 // the asset whose field is `rateField` ("xmrManualRate"). QCOMPAREs the pages on the way.
 inline void walkOperatorAndRates(sd::ui::SetupWizard &w, const QString &fiat, const QString &rateField, const QString &rate)
