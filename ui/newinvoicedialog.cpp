@@ -81,6 +81,24 @@ bool looksLikeDecimalComma(const QString &s)
     return !commaLocale() && s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.'));
 }
 
+// The price or the rate as typed: an exact positive decimal, or what is wrong with it in words.
+std::expected<Decimal, QString> typedPositive(const QString &typed, Field field)
+{
+    const bool price = field == Field::Price;
+    const QString text = typedDecimal(typed);
+    if (looksLikeDecimalComma(text))
+        return std::unexpected(
+            price ? NewInvoiceDialog::tr("Use a dot as the decimal separator in the price (49.90, not 49,90).")
+                  : NewInvoiceDialog::tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
+    auto value = Decimal::parse(text.toStdString());
+    if (!value)
+        return std::unexpected(decimalProblem(value.error(), field));
+    if (value->isZero())
+        return std::unexpected(price ? NewInvoiceDialog::tr("The price must be more than zero.")
+                                     : NewInvoiceDialog::tr("The rate must be more than zero."));
+    return *value;
+}
+
 void setError(QLabel *label, const QString &text)
 {
     label->setText(text);
@@ -426,25 +444,15 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
     if (!asset)
         return std::unexpected(tr("Choose an asset."));
     if (m_byFiat->isChecked()) {
-        const QString amountText = typedDecimal(m_fiatAmount->text());
-        if (looksLikeDecimalComma(amountText))
-            return std::unexpected(tr("Use a dot as the decimal separator in the price (49.90, not 49,90)."));
-        auto fiat = Decimal::parse(amountText.toStdString());
+        const auto fiat = typedPositive(m_fiatAmount->text(), Field::Price);
         if (!fiat)
-            return std::unexpected(decimalProblem(fiat.error(), Field::Price));
-        if (fiat->isZero())
-            return std::unexpected(tr("The price must be more than zero."));
+            return std::unexpected(fiat.error());
         static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
         if (!currencyCode.match(m_currency->text().trimmed()).hasMatch())
             return std::unexpected(tr("The currency is a three-letter code such as USD or EUR."));
-        const QString rateText = typedDecimal(m_rate->text());
-        if (looksLikeDecimalComma(rateText))
-            return std::unexpected(tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
-        auto rate = Decimal::parse(rateText.toStdString());
+        const auto rate = typedPositive(m_rate->text(), Field::Rate);
         if (!rate)
-            return std::unexpected(decimalProblem(rate.error(), Field::Rate));
-        if (rate->isZero())
-            return std::unexpected(tr("The rate must be more than zero."));
+            return std::unexpected(rate.error());
         auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
         if (!due)
             return std::unexpected(tr("That price is too large for one invoice at this rate."));
