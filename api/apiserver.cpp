@@ -271,8 +271,10 @@ void ApiServer::start()
     const ApiConfig &cfg = m_config.api;
     const qsizetype colon = cfg.listen.lastIndexOf(u':');
     bool portOk = false;
-    const quint16 port = colon < 0 ? 0 : quint16(cfg.listen.mid(colon + 1).toUShort(&portOk));
-    QString host = colon < 0 ? cfg.listen : cfg.listen.left(colon);
+    const quint16 port = quint16(cfg.listen.mid(colon + 1).toUShort(&portOk));
+    QString host = colon < 0 ? QString() : cfg.listen.left(colon);
+    if (host.isEmpty()) // "PORT" or ":PORT": loopback, never every interface by omission
+        host = QStringLiteral("127.0.0.1");
     if (host.startsWith(u'[') && host.endsWith(u']'))
         host = host.mid(1, host.size() - 2);
     QHostAddress address;
