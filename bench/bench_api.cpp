@@ -19,6 +19,7 @@
 #include "apistore.h"
 #include "engine.h"
 #include "httpserver.h"
+#include "instantwallet.h"
 #include "webhookdeliverer.h"
 
 #include <QCoreApplication>
@@ -37,37 +38,11 @@
 #include <QUrlQuery>
 
 #include <algorithm>
-#include <random>
 
 using namespace sd;
 using namespace sdbench;
 
 namespace {
-
-// A wallet that allocates an address at once and never reports a payment.
-class InstantWallet final : public WalletBackend
-{
-public:
-    using WalletBackend::WalletBackend;
-    QString backendId() const override { return QStringLiteral("bench:xmr"); }
-    QString asset() const override { return QStringLiteral("XMR"); }
-    void allocateAddress(quint64 requestId, const QString &) override
-    {
-        const QString address = QStringLiteral("bench-address-%1-%2").arg(m_salt).arg(++m_n);
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT addressAllocated(requestId, address, m_n); });
-    }
-    void poll(quint64 requestId, quint64 fromHeight) override
-    {
-        WalletSnapshot s;
-        s.fromHeight = fromHeight;
-        s.chainHeight = 100;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT polled(requestId, s); });
-    }
-
-private:
-    quint64 m_n = 0;
-    quint32 m_salt = std::random_device{}();
-};
 
 double percentile(std::vector<double> v, double p)
 {
@@ -112,7 +87,7 @@ bool run(const Backend &b, int invoices, int events)
     QThread engineThread;
     auto *engine = new Engine(config);
     engine->setBackendFactory([](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
-        return new InstantWallet(parent);
+        return new apitest::InstantWallet(parent);
     });
     engine->moveToThread(&engineThread);
     QObject::connect(&engineThread, &QThread::finished, engine, &QObject::deleteLater);

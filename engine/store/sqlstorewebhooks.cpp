@@ -51,6 +51,19 @@ WebhookRecord webhookFromRow(const QSqlRecord &r)
     return w;
 }
 
+// A webhook row's values, bound by name (:id, :store, :url, :secret, :enabled, :auto, :every, :events).
+Binds webhookBinds(const WebhookRecord &w)
+{
+    return {{QStringLiteral(":id"), w.id},
+            {QStringLiteral(":store"), w.storeId},
+            {QStringLiteral(":url"), w.url},
+            {QStringLiteral(":secret"), w.sealedSecret},
+            {QStringLiteral(":enabled"), w.enabled ? 1 : 0},
+            {QStringLiteral(":auto"), w.automaticRedelivery ? 1 : 0},
+            {QStringLiteral(":every"), w.everything ? 1 : 0},
+            {QStringLiteral(":events"), text(w.specificEvents.join(u' '))}};
+}
+
 const QString DeliveryColumns = QStringLiteral(
     "seq, id, webhook_id, outbox_id, original_id, redelivery, type, checkout_id, body, created_at, status, attempts,"
     " next_attempt_at, last_attempt_at, last_http_status, last_error, last_duration_ms, delivered_at");
@@ -114,16 +127,7 @@ StoreResult<void> SqlStore::createWebhook(const WebhookRecord &w, TimePoint now)
         auto done = m_session.execute(
             QStringLiteral("INSERT INTO api_webhooks (id, store_id, url, secret, enabled, automatic_redelivery, everything, events,"
                            " created_at, updated_at) VALUES (:id, :store, :url, :secret, :enabled, :auto, :every, :events, :now, :now2)"),
-            {{QStringLiteral(":id"), w.id},
-             {QStringLiteral(":store"), w.storeId},
-             {QStringLiteral(":url"), w.url},
-             {QStringLiteral(":secret"), w.sealedSecret},
-             {QStringLiteral(":enabled"), w.enabled ? 1 : 0},
-             {QStringLiteral(":auto"), w.automaticRedelivery ? 1 : 0},
-             {QStringLiteral(":every"), w.everything ? 1 : 0},
-             {QStringLiteral(":events"), text(w.specificEvents.join(u' '))},
-             {QStringLiteral(":now"), toMs(now)},
-             {QStringLiteral(":now2"), toMs(now)}});
+            webhookBinds(w) + Binds{{QStringLiteral(":now"), toMs(now)}, {QStringLiteral(":now2"), toMs(now)}});
         if (!done)
             return std::unexpected(done.error());
         m_session.markChanged();
@@ -158,15 +162,7 @@ StoreResult<void> SqlStore::updateWebhook(const WebhookRecord &w, TimePoint now)
         auto done = m_session.execute(
             QStringLiteral("UPDATE api_webhooks SET url = :url, secret = :secret, enabled = :enabled, automatic_redelivery = :auto,"
                            " everything = :every, events = :events, updated_at = :now WHERE id = :id AND store_id = :store"),
-            {{QStringLiteral(":url"), w.url},
-             {QStringLiteral(":secret"), w.sealedSecret},
-             {QStringLiteral(":enabled"), w.enabled ? 1 : 0},
-             {QStringLiteral(":auto"), w.automaticRedelivery ? 1 : 0},
-             {QStringLiteral(":every"), w.everything ? 1 : 0},
-             {QStringLiteral(":events"), text(w.specificEvents.join(u' '))},
-             {QStringLiteral(":now"), toMs(now)},
-             {QStringLiteral(":id"), w.id},
-             {QStringLiteral(":store"), w.storeId}});
+            webhookBinds(w) + Binds{{QStringLiteral(":now"), toMs(now)}});
         if (!done)
             return std::unexpected(done.error());
         if (*done != 1)

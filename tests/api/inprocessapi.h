@@ -8,6 +8,7 @@
 #include "apiserver.h"
 #include "apisecurity.h"
 #include "engine.h"
+#include "instantwallet.h"
 #include "storetestsupport.h"
 
 #include <QDateTime>
@@ -16,30 +17,6 @@
 #include <QTimer>
 
 namespace sd::apitest {
-
-// Allocates "<prefix>-N" at once and never reports a payment.
-class InstantWallet final : public WalletBackend
-{
-public:
-    explicit InstantWallet(QObject *parent) : WalletBackend(parent) {}
-    QString backendId() const override { return QStringLiteral("instant:xmr"); }
-    QString asset() const override { return QStringLiteral("XMR"); }
-    void allocateAddress(quint64 requestId, const QString &) override
-    {
-        const quint64 n = ++m_n;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT addressAllocated(requestId, QStringLiteral("instant-address-%1").arg(n), n); });
-    }
-    void poll(quint64 requestId, quint64 fromHeight) override
-    {
-        WalletSnapshot s;
-        s.fromHeight = fromHeight;
-        s.chainHeight = 100;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT polled(requestId, s); });
-    }
-
-private:
-    quint64 m_n = 0;
-};
 
 class InProcessApi
 {

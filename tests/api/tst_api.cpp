@@ -12,6 +12,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace sd;
 using namespace sd::apitest;
 using namespace std::chrono_literals;
@@ -53,6 +55,7 @@ private:
                       const QString &dbPassword = QStringLiteral("\x01"));
     QJsonObject createInvoice(const QJsonObject &request, int expectStatus = 200);
     int invoiceCount();
+    bool everyInvoiceReached(const QStringList &ids) const; // the receiver has a request for each
     // tests/api/greenfieldclient.js (btcpay-greenfield-node-client) with `extra` arguments: its output, or
     // "FAIL: ..." when it failed.
     QByteArray greenfieldClient(const QStringList &extra = {});
@@ -114,6 +117,11 @@ QJsonObject TestApi::createInvoice(const QJsonObject &request, int expectStatus)
     if (r.status != expectStatus)
         qWarning("create invoice: %d %s", r.status, r.body.constData());
     return r.status == expectStatus ? r.object() : QJsonObject();
+}
+
+bool TestApi::everyInvoiceReached(const QStringList &ids) const
+{
+    return std::all_of(ids.cbegin(), ids.cend(), [this](const QString &id) { return !m_receiver->requestsFor(id).isEmpty(); });
 }
 
 int TestApi::invoiceCount()
@@ -728,12 +736,7 @@ void TestApi::twoEnginesOnePostgresOneKilled()
         QCOMPARE(r.status, 200);
         ids << r.object().value(QStringLiteral("id")).toString();
     }
-    QTRY_VERIFY_WITH_TIMEOUT([&] {
-        for (const QString &id : ids)
-            if (m_receiver->requestsFor(id).isEmpty())
-                return false;
-        return true;
-    }(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(everyInvoiceReached(ids), 30000);
     // The holder dies midway; invoices keep coming through B, which takes the lease over.
     m_engine->kill();
     QVERIFY(m_engine->waitForFinished(10000));
@@ -743,12 +746,7 @@ void TestApi::twoEnginesOnePostgresOneKilled()
         ids << r.object().value(QStringLiteral("id")).toString();
     }
     QTRY_VERIFY_WITH_TIMEOUT(b->printedSince(0, "this engine delivers webhooks"), 40000);
-    QTRY_VERIFY_WITH_TIMEOUT([&] {
-        for (const QString &id : ids)
-            if (m_receiver->requestsFor(id).isEmpty())
-                return false;
-        return true;
-    }(), 40000);
+    QTRY_VERIFY_WITH_TIMEOUT(everyInvoiceReached(ids), 40000);
     QTest::qWait(1500); // a duplicate would follow at once
     for (const QString &id : ids) {
         const QList<QJsonObject> got = m_receiver->requestsFor(id);
