@@ -47,8 +47,10 @@ std::expected<ListenAddress, QString> parseListen(const QString &listen)
     const qsizetype colon = listen.lastIndexOf(u':');
     bool portOk = false;
     ListenAddress out;
-    out.port = colon < 0 ? 0 : quint16(listen.mid(colon + 1).toUShort(&portOk));
-    out.host = colon < 0 ? listen : listen.left(colon);
+    out.port = quint16(listen.mid(colon + 1).toUShort(&portOk));
+    out.host = colon < 0 ? QString() : listen.left(colon);
+    if (out.host.isEmpty()) // "PORT" or ":PORT": loopback, never every interface by omission
+        out.host = QStringLiteral("127.0.0.1");
     if (out.host.startsWith(u'[') && out.host.endsWith(u']'))
         out.host = out.host.mid(1, out.host.size() - 2);
     if (!portOk || !out.address.setAddress(out.host == QLatin1String("localhost") ? QStringLiteral("127.0.0.1") : out.host))

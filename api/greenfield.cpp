@@ -209,11 +209,10 @@ JsonValue deliveryData(const DeliveryRecord &d)
         status = QStringLiteral("HttpError");
     else if (d.status == DeliveryStatus::Pending && d.attempts == 0)
         status = QStringLiteral("Pending");
-    return JsonValue::object({
+    JsonValue out = JsonValue::object({
         {QStringLiteral("id"), str(d.delivery.id)},
         {QStringLiteral("timestamp"), num(unixSeconds(d.createdAt))},
         {QStringLiteral("httpCode"), d.lastHttpStatus ? num(d.lastHttpStatus) : JsonValue::null()},
-        {QStringLiteral("errorMessage"), d.lastError.isEmpty() ? JsonValue::null() : str(d.lastError)},
         {QStringLiteral("status"), str(status)},
         // Settledesk's own additions: what the retries did.
         {QStringLiteral("type"), str(d.delivery.type)},
@@ -225,6 +224,10 @@ JsonValue deliveryData(const DeliveryRecord &d)
         {QStringLiteral("lastDurationMs"), num(d.lastDurationMs)},
         {QStringLiteral("pending"), boolean(d.status == DeliveryStatus::Pending)},
     });
+    // Greenfield's model has errorMessage as a string "if any" (not nullable): left out when there is none.
+    if (!d.lastError.isEmpty())
+        out.insert(QStringLiteral("errorMessage"), str(d.lastError));
+    return out;
 }
 
 QByteArray webhookEventBody(const QString &deliveryId, const QString &webhookId, const QString &originalDeliveryId,

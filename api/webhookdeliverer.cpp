@@ -23,6 +23,29 @@ namespace {
 constexpr std::array<std::chrono::seconds, 10> Schedule{10s, 60s, 600s, 1800s, 3600s, 7200s, 14400s, 28800s, 57600s, 86400s};
 constexpr int FanOutBatch = 200;
 qint64 ms(TimePoint t) { return t.time_since_epoch().count(); }
+
+// The deliveries of one outbox row: one per enabled webhook of its store that takes its event, each with a
+// new deliveryId and its body fixed now (every retry sends these bytes).
+QList<NewDelivery> deliveriesOf(const OutboxRecord &o, const CheckoutRecord &checkout, const std::optional<InvoiceRecord> &invoice,
+                                const QList<WebhookRecord> &hooks, const GreenfieldContext &ctx, qint64 timestamp)
+{
+    QList<NewDelivery> deliveries;
+    const QString type = QString::fromUtf8(name(o.event.type).data());
+    for (const WebhookRecord &w : hooks) {
+        if (!w.enabled || (!w.everything && !w.specificEvents.contains(type)) || !deliveredUnderMark(o.event, checkout.checkout.mark))
+            continue;
+        NewDelivery d;
+        d.id = randomBase58(16);
+        d.webhookId = w.id;
+        d.outboxId = o.id;
+        d.originalDeliveryId = d.id;
+        d.type = type;
+        d.checkoutId = checkout.id;
+        d.body = webhookEventBody(d.id, w.id, d.id, false, o, checkout, invoice, ctx, timestamp);
+        deliveries << d;
+    }
+    return deliveries;
+}
 } // namespace
 
 std::optional<std::chrono::seconds> WebhookDeliverer::retryDelay(int attempt)
@@ -186,6 +209,7 @@ bool WebhookDeliverer::fanOutPending()
         return false;
     m_sinceFanOut.start();
     const GreenfieldContext ctx = m_context ? m_context() : GreenfieldContext{};
+    const qint64 timestamp = unixSeconds(m_clock->now());
     // The batch's checkouts and invoices in two statements, not two per row.
     QStringList checkoutIds;
     for (const OutboxRecord &o : *pending)
@@ -233,25 +257,9 @@ bool WebhookDeliverer::fanOutPending()
             if (auto r = invoiceById.constFind(*id); r != invoiceById.cend())
                 invoice = *r;
         }
-        QList<NewDelivery> deliveries;
-        const qint64 timestamp = unixSeconds(m_clock->now());
-        for (const WebhookRecord &w : hooksByStore.value(checkout->storeId)) {
-            const QString type = QString::fromUtf8(name(o.event.type).data());
-            if (!w.enabled || (!w.everything && !w.specificEvents.contains(type)) ||
-                !deliveredUnderMark(o.event, checkout->checkout.mark))
-                continue;
-            NewDelivery d;
-            d.id = randomBase58(16);
-            d.webhookId = w.id;
-            d.outboxId = o.id;
-            d.originalDeliveryId = d.id;
-            d.type = type;
-            d.checkoutId = checkout->id;
-            GreenfieldContext c = ctx;
-            c.storeId = checkout->storeId;
-            d.body = webhookEventBody(d.id, w.id, d.id, false, o, *checkout, invoice, c, timestamp);
-            deliveries << d;
-        }
+        GreenfieldContext c = ctx;
+        c.storeId = checkout->storeId;
+        const QList<NewDelivery> deliveries = deliveriesOf(o, *checkout, invoice, hooksByStore.value(checkout->storeId), c, timestamp);
         batch << FanOut{o.id, deliveries};
     }
     // One transaction for the whole batch: one lease check, one commit.
@@ -272,7 +280,8 @@ void WebhookDeliverer::sendDue()
     const int room = m_options.maxInFlight - int(m_inFlight.size());
     if (room <= 0 || !m_held)
         return;
-    auto due = api()->dueDeliveries(m_clock->now(), room + int(m_inFlight.size()));
+    // What is in flight is not read again; what waits behind a busy webhook and invoice is, so room for it.
+    auto due = api()->dueDeliveries(m_clock->now(), room + int(m_busyInvoices.size()), m_inFlight.values());
     if (!due) {
         qCWarning(lcWebhooks) << "due deliveries:" << due.error().message;
         return;

@@ -197,8 +197,8 @@ public:
     // Several outbox rows in one transaction (one lease check, one commit).
     virtual StoreResult<void> fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now) = 0;
     virtual StoreResult<void> addDelivery(const NewDelivery &delivery, TimePoint now) = 0; // a redelivery
-    // Pending deliveries due at `now` (oldest first), of enabled webhooks.
-    virtual StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit) = 0;
+    // Pending deliveries due at `now` (oldest first), of enabled webhooks, except those in `skip` (in flight).
+    virtual StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit, const QList<qint64> &skip = {}) = 0;
     virtual StoreResult<std::optional<TimePoint>> nextDeliveryDue() = 0;
     // Records one attempt and the delivery's new status (Pending with `nextAttempt`, Delivered, Failed), if
     // `holder` still holds the lease.

@@ -16,6 +16,7 @@
 
 namespace sd {
 
+class RowSet;
 class StoreNotifier;
 
 // The search box's matches (see SearchCap in store.h) as a subquery of invoice ids; its placeholders are
@@ -147,7 +148,7 @@ public:
     StoreResult<void> fanOut(const QString &holder, const QList<FanOut> &batch, TimePoint now) override;
     StoreResult<void> recordAttempts(const QString &holder, const QList<AttemptResult> &results) override;
     StoreResult<void> addDelivery(const NewDelivery &delivery, TimePoint now) override;
-    StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit) override;
+    StoreResult<QList<DeliveryRecord>> dueDeliveries(TimePoint now, int limit, const QList<qint64> &skip) override;
     StoreResult<std::optional<TimePoint>> nextDeliveryDue() override;
     StoreResult<void> recordAttempt(const QString &holder, qint64 seq, const DeliveryAttempt &attempt, DeliveryStatus status,
                                     std::optional<TimePoint> nextAttempt) override;
@@ -266,7 +267,7 @@ private:
     StoreResult<void> writeOutbox(qint64 invoiceId, const std::vector<CheckoutEvent> &events, TimePoint now);
     StoreResult<std::optional<ApiKeyRecord>> findKey(const QString &which);
     StoreResult<void> lockLease(const QString &holder, TimePoint now);
-    StoreResult<void> insertDelivery(const NewDelivery &delivery, std::optional<qint64> outboxId, TimePoint now);
+    StoreResult<void> insertDeliveries(const RowSet &rows, TimePoint now);
 
     StoreUrl m_url;
     QString m_connectionName;

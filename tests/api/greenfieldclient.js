@@ -2,6 +2,7 @@
 // from BTCPay's OpenAPI files) drives Settledesk's API, and every answer is checked against that client's own
 // models (their fields and enum values are read from its TypeScript sources, not from Settledesk).
 // Usage: node greenfieldclient.js BASE_URL API_KEY STORE_ID. Prints "N passed, M failed"; exit code 1 on failure.
+// node greenfieldclient.js BASE_URL API_KEY STORE_ID --read INVOICE_ID: see below.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -51,7 +52,17 @@ function conforms(obj, model, required, what) {
 }
 const decimal = /^\d+(\.\d+)?$/;
 
-(async () => {
+// `--read INVOICE`: one invoice read through the client, judged by the official PHP client's predicates
+// (btcpayserver-greenfield-php, src/Result/Invoice.php: isFullyPaid = Settled; isPaid = Settled or
+// PaidPartial; isExpired, isMarked), printed as one JSON line for the caller to check.
+if (process.argv[5] === '--read') {
+    InvoicesService.invoicesGetInvoice({ storeId, invoiceId: process.argv[6] }).then((i) => {
+        console.log(JSON.stringify({ status: i.status, additionalStatus: i.additionalStatus,
+            isFullyPaid: i.status === 'Settled', isPaid: i.status === 'Settled' || i.additionalStatus === 'PaidPartial',
+            isExpired: i.status === 'Expired', isMarked: i.additionalStatus === 'Marked' }));
+        process.exit(0);
+    }).catch((e) => { console.log('FAIL: ' + (e.stack || e)); process.exit(1); });
+} else (async () => {
     const health = await HealthService.healthGetHealth();
     check(health.synchronized === true, 'health synchronized');
     const current = await ApiKeysService.getApiKeysService();
@@ -97,6 +108,42 @@ const decimal = /^\d+(\.\d+)?$/;
         authorizedEvents: { everything: true } } });
     conforms(hook, 'WebhookDataCreate', ['id', 'secret', 'url', 'enabled', 'automaticRedelivery', 'authorizedEvents'], 'webhook');
     check(typeof hook.secret === 'string' && hook.secret.length >= 22, 'a generated secret is returned');
+    // The deliveries endpoints: an invoice created now is an InvoiceCreated delivery to the hook (its host does
+    // not resolve here, so the attempt fails and waits for its retry; the record is there at once).
+    const second = await InvoicesService.invoicesCreateInvoice({ storeId, requestBody: { amount: '2.00', currency: 'USD',
+        metadata: { orderId: 'GF-2' } } });
+    // (Events committed before the hook existed but fanned out after it are delivered to it too, so the
+    // second invoice's delivery is looked for by its body, not taken as the newest.)
+    const asBody = (x) => (typeof x === 'string' ? JSON.parse(x) : x);
+    let found = null, body = null;
+    for (let i = 0; i < 100 && !found; i++) {
+        const listed = await WebhooksService.getWebhooksService({ storeId, webhookId: hook.id, count: '50' });
+        for (const d of listed) {
+            conforms(d, 'WebhookDeliveryData', ['id', 'timestamp', 'status'], 'delivery in the list');
+            const b = asBody(await WebhooksService.getWebhooksService2({ storeId, webhookId: hook.id, deliveryId: d.id }));
+            if (b.invoiceId === second.id && b.type === 'InvoiceCreated') { found = d; body = b; break; }
+        }
+        if (!found) await new Promise((r) => setTimeout(r, 200));
+    }
+    check(found !== null, 'the new invoice\'s InvoiceCreated delivery is listed');
+    if (found) {
+        const delivery = await WebhooksService.getWebhooksService1({ storeId, webhookId: hook.id, deliveryId: found.id });
+        conforms(delivery, 'WebhookDeliveryData', ['id', 'timestamp', 'status'], 'delivery');
+        check(delivery.id === found.id, 'get delivery');
+        check(body.deliveryId === delivery.id && body.webhookId === hook.id && body.storeId === storeId &&
+              body.metadata.orderId === 'GF-2', 'delivery request: the body sent (' + JSON.stringify(body) + ')');
+        const again = await WebhooksService.postWebhooksService1({ storeId, webhookId: hook.id, deliveryId: delivery.id });
+        const againId = typeof again === 'string' ? again.replace(/"/g, '') : again;
+        check(typeof againId === 'string' && againId.length > 0 && againId !== delivery.id, 'redeliver: a new delivery id');
+        const redelivered = await WebhooksService.getWebhooksService2({ storeId, webhookId: hook.id, deliveryId: againId });
+        const rb = typeof redelivered === 'string' ? JSON.parse(redelivered) : redelivered;
+        check(rb.isRedelivery === true && rb.originalDeliveryId === delivery.id && rb.deliveryId === againId,
+              'the redelivery names the original (' + JSON.stringify(rb) + ')');
+    }
+    try {
+        await WebhooksService.getWebhooksService1({ storeId, webhookId: hook.id, deliveryId: 'nosuchdelivery' });
+        check(false, 'an unknown delivery is 404');
+    } catch (e) { check(e.status === 404, 'unknown delivery: 404'); }
     const one = await WebhooksService.webhokksGetWebhook({ storeId, webhookId: hook.id });
     check(one.id === hook.id && !('secret' in one), 'get webhook, without its secret');
     const hooks = await WebhooksService.webhokksGetWebhooks({ storeId });

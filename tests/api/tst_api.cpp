@@ -12,6 +12,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace sd;
 using namespace sd::apitest;
 using namespace std::chrono_literals;
@@ -53,6 +55,12 @@ private:
                       const QString &dbPassword = QStringLiteral("\x01"));
     QJsonObject createInvoice(const QJsonObject &request, int expectStatus = 200);
     int invoiceCount();
+    bool everyInvoiceReached(const QStringList &ids) const; // the receiver has a request for each
+    // tests/api/greenfieldclient.js (btcpay-greenfield-node-client) with `extra` arguments: its output, or
+    // "FAIL: ..." when it failed.
+    QByteArray greenfieldClient(const QStringList &extra = {});
+    // One invoice read by that client and judged by the PHP client's predicates (isFullyPaid, isPaid, ...).
+    QJsonObject readThroughClient(const QString &invoiceId);
     QString storePath(const QString &rest = QString()) const { return QStringLiteral("/api/v1/stores/") + m_storeId + rest; }
 
     QTemporaryDir m_dir;
@@ -109,6 +117,11 @@ QJsonObject TestApi::createInvoice(const QJsonObject &request, int expectStatus)
     if (r.status != expectStatus)
         qWarning("create invoice: %d %s", r.status, r.body.constData());
     return r.status == expectStatus ? r.object() : QJsonObject();
+}
+
+bool TestApi::everyInvoiceReached(const QStringList &ids) const
+{
+    return std::all_of(ids.cbegin(), ids.cend(), [this](const QString &id) { return !m_receiver->requestsFor(id).isEmpty(); });
 }
 
 int TestApi::invoiceCount()
@@ -328,18 +341,32 @@ void TestApi::listFilters()
     QCOMPARE(m_http.get(storePath(QStringLiteral("/invoices?take=-1"))).status, 400);
 }
 
-void TestApi::existingGreenfieldClient()
+QByteArray TestApi::greenfieldClient(const QStringList &extra)
 {
     QProcess node;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("NODE_PATH"), qEnvironmentVariable("SETTLEDESK_TEST_API_NODE_MODULES"));
     node.setProcessEnvironment(env);
     node.setProcessChannelMode(QProcess::MergedChannels);
-    node.start(QStringLiteral("node"), {QStringLiteral(SETTLEDESK_TEST_SOURCE_DIR "/greenfieldclient.js"), m_http.base, m_http.key, m_storeId});
-    QVERIFY(QTest::qWaitFor([&] { return node.state() == QProcess::NotRunning; }, 120000));
+    node.start(QStringLiteral("node"), QStringList{QStringLiteral(SETTLEDESK_TEST_SOURCE_DIR "/greenfieldclient.js"), m_http.base, m_http.key, m_storeId} + extra);
+    if (!QTest::qWaitFor([&] { return node.state() == QProcess::NotRunning; }, 120000))
+        return "FAIL: the Greenfield client did not finish within 120 s";
     const QByteArray out = node.readAll();
-    QVERIFY2(node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0, out.constData());
-    QVERIFY2(out.contains(" passed, 0 failed"), out.constData());
+    return node.exitStatus() == QProcess::NormalExit && node.exitCode() == 0 ? out : "FAIL: " + out;
+}
+
+QJsonObject TestApi::readThroughClient(const QString &invoiceId)
+{
+    const QByteArray out = greenfieldClient({QStringLiteral("--read"), invoiceId});
+    if (out.startsWith("FAIL"))
+        qWarning("%s", out.constData());
+    return QJsonDocument::fromJson(out.trimmed()).object();
+}
+
+void TestApi::existingGreenfieldClient()
+{
+    const QByteArray out = greenfieldClient();
+    QVERIFY2(!out.startsWith("FAIL") && out.contains(" passed, 0 failed"), out.constData());
     qInfo("btcpay-greenfield-node-client: %s", out.trimmed().split('\n').last().constData());
 }
 
@@ -566,6 +593,11 @@ void TestApi::lateMoneyNeverLooksPaid()
     const QJsonObject inv = m_http.get(path).object();
     QCOMPARE(inv.value(QStringLiteral("status")).toString(), QStringLiteral("Expired"));
     QCOMPARE(inv.value(QStringLiteral("additionalStatus")).toString(), QStringLiteral("None")); // never PaidLate
+    // What a shop plugin concludes: the Node client reads it, the PHP client's predicates judge it: not paid.
+    const QJsonObject judged = readThroughClient(m_lateInvoice);
+    QCOMPARE(judged.value(QStringLiteral("status")).toString(), QStringLiteral("Expired"));
+    QCOMPARE(judged.value(QStringLiteral("isFullyPaid")).toBool(true), false);
+    QCOMPARE(judged.value(QStringLiteral("isPaid")).toBool(true), false);
     const QList<QJsonObject> got = m_receiver->requestsFor(m_lateInvoice);
     QCOMPARE(Receiver::types(got), (QStringList{QStringLiteral("InvoiceCreated"), QStringLiteral("InvoiceExpired"),
                                                  QStringLiteral("InvoiceReceivedPayment")}));
@@ -593,6 +625,9 @@ void TestApi::lateMoneyNeverLooksPaid()
     const QJsonObject settled = m_http.get(path).object();
     QCOMPARE(settled.value(QStringLiteral("status")).toString(), QStringLiteral("Settled"));
     QCOMPARE(settled.value(QStringLiteral("additionalStatus")).toString(), QStringLiteral("Marked"));
+    const QJsonObject judgedSettled = readThroughClient(m_lateInvoice);
+    QCOMPARE(judgedSettled.value(QStringLiteral("isFullyPaid")).toBool(), true);
+    QCOMPARE(judgedSettled.value(QStringLiteral("isMarked")).toBool(), true);
     QTRY_VERIFY_WITH_TIMEOUT(Receiver::types(m_receiver->requestsFor(m_lateInvoice)).contains(QStringLiteral("InvoiceSettled")), 30000);
     QCOMPARE(m_receiver->requestsFor(m_lateInvoice).last().value(QStringLiteral("body")).toObject().value(QStringLiteral("manuallyMarked")).toBool(), true);
 }
@@ -701,12 +736,7 @@ void TestApi::twoEnginesOnePostgresOneKilled()
         QCOMPARE(r.status, 200);
         ids << r.object().value(QStringLiteral("id")).toString();
     }
-    QTRY_VERIFY_WITH_TIMEOUT([&] {
-        for (const QString &id : ids)
-            if (m_receiver->requestsFor(id).isEmpty())
-                return false;
-        return true;
-    }(), 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(everyInvoiceReached(ids), 30000);
     // The holder dies midway; invoices keep coming through B, which takes the lease over.
     m_engine->kill();
     QVERIFY(m_engine->waitForFinished(10000));
@@ -716,12 +746,7 @@ void TestApi::twoEnginesOnePostgresOneKilled()
         ids << r.object().value(QStringLiteral("id")).toString();
     }
     QTRY_VERIFY_WITH_TIMEOUT(b->printedSince(0, "this engine delivers webhooks"), 40000);
-    QTRY_VERIFY_WITH_TIMEOUT([&] {
-        for (const QString &id : ids)
-            if (m_receiver->requestsFor(id).isEmpty())
-                return false;
-        return true;
-    }(), 40000);
+    QTRY_VERIFY_WITH_TIMEOUT(everyInvoiceReached(ids), 40000);
     QTest::qWait(1500); // a duplicate would follow at once
     for (const QString &id : ids) {
         const QList<QJsonObject> got = m_receiver->requestsFor(id);
