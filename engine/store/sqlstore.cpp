@@ -272,19 +272,6 @@ StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
     return r;
 }
 
-StoreResult<QList<InvoiceRecord>> SqlStore::invoicesFromRows(const QList<QSqlRecord> &rows)
-{
-    QList<InvoiceRecord> out;
-    out.reserve(rows.size());
-    for (const QSqlRecord &row : rows) {
-        auto r = invoiceFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
-}
-
 StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
 {
     DepositRecord d;
@@ -351,19 +338,6 @@ StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
     const QString keyImages = row.value(QStringLiteral("key_images")).toString();
     r.keyImages = keyImages.isEmpty() ? QStringList() : keyImages.split(u'\n');
     return r;
-}
-
-StoreResult<QList<RefundItem>> SqlStore::refundsFromRows(const QList<QSqlRecord> &rows)
-{
-    QList<RefundItem> out;
-    out.reserve(rows.size());
-    for (const QSqlRecord &row : rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
 }
 
 StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
@@ -669,14 +643,7 @@ StoreResult<QList<DepositRecord>> SqlStore::depositsAbove(const QString &asset, 
                                   {QStringLiteral(":height"), qint64(std::min<quint64>(height, quint64(INT64_MAX)))}});
     if (!rows)
         return std::unexpected(rows.error());
-    QList<DepositRecord> out;
-    for (const QSqlRecord &row : *rows) {
-        auto d = depositFromRow(row);
-        if (!d)
-            return std::unexpected(d.error());
-        out.append(*d);
-    }
-    return out;
+    return depositsFromRows(*rows);
 }
 
 StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset, TimePoint now)
@@ -780,14 +747,7 @@ StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
                                             {{QStringLiteral(":id"), item->invoiceId.value_or(-1)}});
         if (!rows)
             return std::unexpected(rows.error());
-        QList<DepositRecord> out;
-        for (const QSqlRecord &row : *rows) {
-            auto d = depositFromRow(row);
-            if (!d)
-                return std::unexpected(d.error());
-            out.append(*d);
-        }
-        return out;
+        return depositsFromRows(*rows);
     });
 }
 

@@ -168,10 +168,14 @@ private:
 
     // ---- row mapping (sqlstore.cpp) ----
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
-    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows); // each by invoiceFromRow
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
-    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);
+    // Every row read by one of the readers above, in order; the first row that does not read stops it.
+    template<typename T>
+    StoreResult<QList<T>> fromRows(const QList<QSqlRecord> &rows, StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &));
+    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::invoiceFromRow); }
+    StoreResult<QList<DepositRecord>> depositsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::depositFromRow); }
+    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::refundFromRow); }
     // The refund items a `WHERE ... ORDER BY` clause selects, with what their deposits allow (holding).
     StoreResult<QList<RefundItem>> refundsWhere(const QString &whereAndOrder, const Binds &binds);
     // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
@@ -229,8 +233,9 @@ private:
                               TimePoint now, RecordOutcome &outcome);
     StoreResult<void> writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
                                  const QString &cause);
-    StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
-                                       bool settledManually, TimePoint now, RecordOutcome &outcome);
+    // A manually settled invoice is `settled` like any other: only the overpaid rule can apply to it.
+    StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice, TimePoint now,
+                                       RecordOutcome &outcome);
     // The one write to an invoice's refund items that reconcileRefunds decides on (read and locked here), as a
     // statement RETURNING the item's id; `inserts`: a new item (else the pending one, already in the outcome).
     struct RefundWrite
@@ -279,5 +284,19 @@ private:
     qint64 m_cachedToken = 0;
     bool m_leaseKeepalives = false; // the server-side keepalives of a lease-holding session are set
 };
+
+template<typename T>
+StoreResult<QList<T>> SqlStore::fromRows(const QList<QSqlRecord> &rows, StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &))
+{
+    QList<T> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = (this->*fromRow)(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
+}
 
 } // namespace sd

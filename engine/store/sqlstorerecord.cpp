@@ -238,7 +238,7 @@ StoreResult<void> SqlStore::persist(const InvoiceRecord &record, const Transitio
         outcome.message = reversedAfterSettlementMessage(record.id);
     }
     m_session.markChanged();
-    return reconcileRefunds(record.id, record.asset, next, record.settledManually, now, outcome);
+    return reconcileRefunds(record.id, record.asset, next, now, outcome);
 }
 
 StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint at, const ClockTick &clock, TimePoint now,
@@ -256,10 +256,9 @@ StoreResult<InvoiceRecord> SqlStore::tick(InvoiceRecord record, TimePoint at, co
     return record;
 }
 
-StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
-                                             bool settledManually, TimePoint now, RecordOutcome &outcome)
+StoreResult<void> SqlStore::reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice, TimePoint now,
+                                             RecordOutcome &outcome)
 {
-    Q_UNUSED(settledManually); // a manually settled invoice is `settled`: only the overpaid rule can apply
     auto write = planRefunds(invoiceId, asset, invoice, now, outcome);
     if (!write)
         return std::unexpected(write.error());

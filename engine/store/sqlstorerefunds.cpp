@@ -400,7 +400,7 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
             return std::unexpected(applied.error());
         // A surplus above the tolerance is the customer's until a person decides, as for any settled invoice.
         RecordOutcome outcome;
-        if (auto planned = reconcileRefunds(invoiceId, record->asset, next, true, now, outcome); !planned)
+        if (auto planned = reconcileRefunds(invoiceId, record->asset, next, now, outcome); !planned)
             return std::unexpected(planned.error());
         QJsonObject before;
         before.insert(QStringLiteral("invoice"), invoiceId);
