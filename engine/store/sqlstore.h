@@ -201,6 +201,13 @@ private:
     // Checks and writes one item's move (its row locked by the caller), with the audit entry.
     StoreResult<RefundItem> advanceLocked(const RefundItem &item, RefundStatus to, const RefundMove &move,
                                           std::optional<qint64> groupId, const QString &actor, TimePoint now);
+    // applyRefundToInvoice's steps.
+    StoreResult<std::pair<RefundItem, InvoiceRecord>> lockRefundToApply(qint64 refundId);
+    StoreResult<QStringList> countAppliedDeposits(const RefundItem &item, const InvoiceRecord &record, TimePoint now);
+    StoreResult<Invoice> settleManually(const RefundItem &item, const InvoiceRecord &record, const QStringList &counted,
+                                        const QString &actor, TimePoint now);
+    StoreResult<void> auditManualSettlement(const RefundItem &item, const InvoiceRecord &record, const Invoice &next,
+                                            const RecordOutcome &outcome, const QString &actor, TimePoint now);
     // The items that must move with `item` (its group), locked, in id order; just the item when it has none.
     StoreResult<QList<RefundItem>> lockGroup(const RefundItem &item);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
