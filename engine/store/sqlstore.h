@@ -14,6 +14,8 @@
 
 #include <memory>
 
+class QTimeZone;
+
 namespace sd {
 
 class StoreNotifier;
@@ -201,6 +203,10 @@ private:
     // Checks and writes one item's move (its row locked by the caller), with the audit entry.
     StoreResult<RefundItem> advanceLocked(const RefundItem &item, RefundStatus to, const RefundMove &move,
                                           std::optional<qint64> groupId, const QString &actor, TimePoint now);
+    // invoiceStats' parts (sqlstorestats.cpp), inside its read transaction.
+    StoreResult<void> countStates(InvoiceStats &out);
+    StoreResult<void> settledStats(const InvoiceStatsRequest &req, const QTimeZone &zone, InvoiceStats &out);
+    StoreResult<void> refundStats(const InvoiceStatsRequest &req, const QTimeZone &zone, InvoiceStats &out);
     // applyRefundToInvoice's steps.
     StoreResult<std::pair<RefundItem, InvoiceRecord>> lockRefundToApply(qint64 refundId);
     StoreResult<QStringList> countAppliedDeposits(const RefundItem &item, const InvoiceRecord &record, TimePoint now);
