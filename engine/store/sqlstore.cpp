@@ -123,6 +123,76 @@ SqlStore::~SqlStore()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
+namespace {
+
+// Adds and opens the connection; the reason when it cannot be opened.
+std::optional<QString> openConnection(const StoreUrl &url, const QString &driver, const QString &connectionName)
+{
+    const bool pg = url.kind == StoreUrl::Postgres;
+    QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
+    if (pg) {
+        url.applyTo(db);
+        // NUMERIC amounts as exact text, never through a double.
+        db.setNumericalPrecisionPolicy(QSql::HighPrecision);
+    } else {
+        const QString dir = QFileInfo(url.path).absolutePath();
+        if (!QDir().mkpath(dir)) {
+            db = QSqlDatabase();
+            return QStringLiteral("cannot create the directory %1").arg(dir);
+        }
+        db.setDatabaseName(url.path);
+        // Writers queue for the lock instead of failing at once; the retry loop covers longer waits.
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    }
+    if (!db.open()) {
+        const QString why = db.lastError().text().trimmed();
+        db = QSqlDatabase();
+        return why;
+    }
+    return std::nullopt;
+}
+
+// PostgreSQL: the store's tables in their own schema, made on first use.
+StoreResult<void> useSchema(SqlSession &s, const QString &schema)
+{
+    // The schema name is a validated identifier (StoreUrl::parse), so it may be pasted into SQL.
+    auto exists = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"), {{QStringLiteral(":name"), schema}});
+    if (!exists)
+        return std::unexpected(exists.error());
+    if (exists->isEmpty()) {
+        // IF NOT EXISTS is not safe against a concurrent CREATE: whoever loses finds it made by the other.
+        if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(schema)); !created) {
+            auto now = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"),
+                                {{QStringLiteral(":name"), schema}});
+            if (!now || now->isEmpty())
+                return std::unexpected(created.error());
+        }
+    }
+    if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(schema)); !set)
+        return std::unexpected(set.error());
+    return {};
+}
+
+StoreResult<void> configureSqlite(SqlSession &s)
+{
+    // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
+    auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
+    if (!mode) {
+        StoreError e = mode.error();
+        if (e.kind == StoreError::Internal)
+            e.kind = StoreError::Unreachable; // e.g. a file that is not a database: nothing we can use
+        return std::unexpected(e);
+    }
+    if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
+        return std::unexpected(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
+    for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
+        if (auto done = s.direct(QLatin1String(pragma)); !done)
+            return std::unexpected(done.error());
+    return {};
+}
+
+} // namespace
+
 StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QString &connectionName, TimePoint now)
 {
     const bool pg = url.kind == StoreUrl::Postgres;
@@ -136,32 +206,10 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         return std::unexpected(StoreError{StoreError::Invalid,
                                           QStringLiteral("database connection name \"%1\" is empty or already in use")
                                               .arg(connectionName)});
-    auto unreachable = [&](const QString &why) {
+    if (const std::optional<QString> why = openConnection(url, driver, connectionName)) {
         QSqlDatabase::removeDatabase(connectionName);
         return std::unexpected(StoreError{StoreError::Unreachable,
-                                          QStringLiteral("cannot open the database (%1): %2").arg(url.describe(), why)});
-    };
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
-        if (pg) {
-            url.applyTo(db);
-            // NUMERIC amounts as exact text, never through a double.
-            db.setNumericalPrecisionPolicy(QSql::HighPrecision);
-        } else {
-            const QString dir = QFileInfo(url.path).absolutePath();
-            if (!QDir().mkpath(dir)) {
-                db = QSqlDatabase();
-                return unreachable(QStringLiteral("cannot create the directory %1").arg(dir));
-            }
-            db.setDatabaseName(url.path);
-            // Writers queue for the lock instead of failing at once; the retry loop covers longer waits.
-            db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
-        }
-        if (!db.open()) {
-            const QString why = db.lastError().text().trimmed();
-            db = QSqlDatabase();
-            return unreachable(why);
-        }
+                                          QStringLiteral("cannot open the database (%1): %2").arg(url.describe(), *why)});
     }
     std::unique_ptr<SqlStore> store(new SqlStore(url, connectionName, QSqlDatabase::database(connectionName, false)));
     SqlSession &s = store->m_session;
@@ -169,38 +217,8 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         e.message = QStringLiteral("%1: %2").arg(url.describe(), e.message);
         return std::unexpected(e);
     };
-    if (pg && !url.schema.isEmpty()) {
-        // The schema name is a validated identifier (StoreUrl::parse), so it may be pasted into SQL.
-        auto exists = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"), {{QStringLiteral(":name"), url.schema}});
-        if (!exists)
-            return prefixed(exists.error());
-        if (exists->isEmpty()) {
-            // IF NOT EXISTS is not safe against a concurrent CREATE: whoever loses finds it made by the other.
-            if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(url.schema)); !created) {
-                auto now = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"),
-                                    {{QStringLiteral(":name"), url.schema}});
-                if (!now || now->isEmpty())
-                    return prefixed(created.error());
-            }
-        }
-        if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(url.schema)); !set)
-            return prefixed(set.error());
-    }
-    if (!pg) {
-        // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
-        auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
-        if (!mode) {
-            StoreError e = mode.error();
-            if (e.kind == StoreError::Internal)
-                e.kind = StoreError::Unreachable; // e.g. a file that is not a database: nothing we can use
-            return prefixed(e);
-        }
-        if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
-            return prefixed(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
-        for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
-            if (auto done = s.direct(QLatin1String(pragma)); !done)
-                return prefixed(done.error());
-    }
+    if (auto done = pg ? (url.schema.isEmpty() ? StoreResult<void>() : useSchema(s, url.schema)) : configureSqlite(s); !done)
+        return prefixed(done.error());
     auto version = readSchemaVersion(s);
     if (!version)
         return prefixed(version.error());
