@@ -148,13 +148,13 @@ StoreResult<void> SqlStore::RecordBatch::lockInvoices(const QList<Observation> &
                                       {{QStringLiteral(":rows"), rows.value()}});
         if (!found)
             return std::unexpected(found.error());
-        for (const QSqlRecord &row : *found) {
-            auto record = m_store.invoiceFromRow(row);
-            if (!record)
-                return std::unexpected(record.error());
-            const qint64 id = record->id;
+        auto records = m_store.invoicesFromRows(*found);
+        if (!records)
+            return std::unexpected(records.error());
+        for (InvoiceRecord &record : *records) {
+            const qint64 id = record.id;
             Cached c;
-            c.record = std::move(*record);
+            c.record = std::move(record);
             m_invoices.insert(id, std::move(c));
         }
     }
@@ -207,15 +207,15 @@ StoreResult<void> SqlStore::RecordBatch::readDeposits(const QList<Observation> &
         QStringLiteral("SELECT %1 FROM deposits WHERE %2 UNION %3 ORDER BY 1").arg(depositColumns(), ofInvoices, ofKeys), binds);
     if (!rows)
         return std::unexpected(rows.error());
-    for (const QSqlRecord &row : *rows) {
-        auto d = m_store.depositFromRow(row);
-        if (!d)
-            return std::unexpected(d.error());
-        m_known.insert(keyOf(d->asset, d->deposit.key), *d);
-        if (d->invoiceId) {
-            auto it = m_invoices.find(*d->invoiceId);
+    auto deposits = m_store.depositsFromRows(*rows);
+    if (!deposits)
+        return std::unexpected(deposits.error());
+    for (const DepositRecord &d : std::as_const(*deposits)) {
+        m_known.insert(keyOf(d.asset, d.deposit.key), d);
+        if (d.invoiceId) {
+            auto it = m_invoices.find(*d.invoiceId);
             if (it != m_invoices.end())
-                it->record.deposits.append(*d);
+                it->record.deposits.append(d);
         }
     }
     for (Cached &c : m_invoices)
