@@ -48,6 +48,42 @@ QString json(const RefundItem &r)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
+// The item after a move to `to`: the fields the move sets (`update`'s non-empty ones) and its group.
+RefundItem movedItem(const RefundItem &item, RefundStatus to, const RefundItem &update, std::optional<qint64> groupId)
+{
+    RefundItem next = item;
+    next.status = to;
+    if (!update.refundAddress.isEmpty())
+        next.refundAddress = update.refundAddress;
+    if (!update.payoutTxid.isEmpty())
+        next.payoutTxid = update.payoutTxid;
+    if (update.fee != 0)
+        next.fee = update.fee;
+    if (!update.builtTx.isEmpty())
+        next.builtTx = update.builtTx;
+    if (!update.keyImages.isEmpty())
+        next.keyImages = update.keyImages;
+    if (!update.note.isEmpty())
+        next.note = update.note;
+    if (groupId)
+        next.groupId = groupId;
+    return next;
+}
+
+// What a moved item lacks for its new status (empty: nothing).
+QString missingForMove(const RefundItem &next, RefundStatus to)
+{
+    if (to == RefundStatus::Refunding && next.refundAddress.isEmpty())
+        return QStringLiteral("refunding needs the customer's refund address");
+    if (to == RefundStatus::Refunded && next.payoutTxid.isEmpty() && next.note.isEmpty())
+        return QStringLiteral("a refunded item needs the payout txid or a note on how it was paid");
+    if (to == RefundStatus::Dismissed && next.note.isEmpty())
+        return QStringLiteral("dismissing needs a note saying why");
+    if (next.fee > next.amount)
+        return QStringLiteral("the fee is larger than the item");
+    return QString();
+}
+
 } // namespace
 
 StoreResult<RefundItem> SqlStore::advanceRefund(qint64 id, RefundStatus to, const RefundItem &update, const QString &actor,
@@ -170,32 +206,9 @@ StoreResult<RefundItem> SqlStore::advanceLocked(const RefundItem &item, RefundSt
                                                                             .arg(id)
                                                                             .arg(QString::fromStdString(sd::describe(ready)))));
     }
-    const RefundItem &update = move.update;
-    RefundItem next = item;
-    next.status = to;
-    if (!update.refundAddress.isEmpty())
-        next.refundAddress = update.refundAddress;
-    if (!update.payoutTxid.isEmpty())
-        next.payoutTxid = update.payoutTxid;
-    if (update.fee != 0)
-        next.fee = update.fee;
-    if (!update.builtTx.isEmpty())
-        next.builtTx = update.builtTx;
-    if (!update.keyImages.isEmpty())
-        next.keyImages = update.keyImages;
-    if (!update.note.isEmpty())
-        next.note = update.note;
-    if (groupId)
-        next.groupId = groupId;
-    if (to == RefundStatus::Refunding && next.refundAddress.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refunding needs the customer's refund address")));
-    if (to == RefundStatus::Refunded && next.payoutTxid.isEmpty() && next.note.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid,
-                                              QStringLiteral("a refunded item needs the payout txid or a note on how it was paid")));
-    if (to == RefundStatus::Dismissed && next.note.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("dismissing needs a note saying why")));
-    if (next.fee > next.amount)
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("the fee is larger than the item")));
+    RefundItem next = movedItem(item, to, move.update, groupId);
+    if (const QString missing = missingForMove(next, to); !missing.isEmpty())
+        return std::unexpected(m_session.fail(StoreError::Invalid, missing));
     next.updatedAt = QDateTime::fromMSecsSinceEpoch(toMs(now), Qt::UTC);
     const Dialect d = m_session.dialect();
     // Compare-and-set on the status and the amount read above: whoever commits first wins, the other gets a
