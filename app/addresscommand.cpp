@@ -105,31 +105,23 @@ int list(Store &store, const QString &asset, bool json)
 
 int runAddressCommand(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The receive-address pool (USDT: the merchant's own addresses, one leased per invoice and not given to\n"
-        "another invoice until the first one's watch ended, 7 days after it closed):\n"
-        "  addresses import --asset USDT [FILE]   add the addresses in FILE (one a line, EIP-55 checked; - for\n"
-        "                                         stdin; default: [usdt] address_pool_file); duplicates skipped\n"
-        "  addresses list [--asset USDT]          every pool address and what uses it"));
-    parser.addHelpOption();
-    QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
-    QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
-    QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    cli::Command c(QStringLiteral(
+                       "The receive-address pool (USDT: the merchant's own addresses, one leased per invoice and not given to\n"
+                       "another invoice until the first one's watch ended, 7 days after it closed):\n"
+                       "  addresses import --asset USDT [FILE]   add the addresses in FILE (one a line, EIP-55 checked; - for\n"
+                       "                                         stdin; default: [usdt] address_pool_file); duplicates skipped\n"
+                       "  addresses list [--asset USDT]          every pool address and what uses it"),
+                   QStringLiteral("Database URL."), QStringLiteral("Print JSON."));
     QCommandLineOption assetOption(QStringLiteral("asset"), QStringLiteral("The pool's asset (USDT)."), QStringLiteral("ASSET"));
-    parser.addOptions({config, db, json, assetOption});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Addresses to import, one a line."));
-    if (!parser.parse(arguments))
-        return fail(ExitUsage, parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out(parser.helpText());
-        return ExitOk;
-    }
-    const QStringList words = parser.positionalArguments(); // "addresses", action, [FILE]
+    c.parser.addOption(assetOption);
+    c.parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Addresses to import, one a line."));
+    if (auto rc = c.parse(arguments))
+        return *rc;
+    const QStringList words = c.words(); // "addresses", action, [FILE]
     const QString action = words.value(1);
     if (action != QLatin1String("import") && action != QLatin1String("list"))
         return fail(ExitUsage, QStringLiteral("usage: settledesk addresses import|list ... (--help)"));
-    const QString asset = parser.value(assetOption).trimmed().toUpper();
+    const QString asset = c.parser.value(assetOption).trimmed().toUpper();
     if (action == QLatin1String("import") && asset.isEmpty())
         return fail(ExitUsage, QStringLiteral("--asset is required (USDT)"));
     if (!asset.isEmpty() && !PoolAssets.contains(asset))
@@ -138,27 +130,22 @@ int runAddressCommand(const QStringList &arguments)
     if (words.size() > (action == QLatin1String("import") ? 3 : 2))
         return fail(ExitUsage, QStringLiteral("too many arguments (--help)"));
 
-    auto cfg = Config::load(parser.value(config));
-    if (!cfg)
-        return fail(ExitUsage, cfg.error());
-    if (parser.isSet(db))
-        cfg->databaseUrl = parser.value(db);
+    if (auto rc = c.loadConfig())
+        return *rc;
     QString fileName = words.value(2);
     if (action == QLatin1String("import") && fileName.isEmpty()) {
-        const AssetConfig *a = cfg->asset(asset);
+        const AssetConfig *a = c.loaded.asset(asset);
         fileName = a ? a->addressPoolFile : QString();
         if (fileName.isEmpty())
             return fail(ExitUsage, QStringLiteral("give a FILE, or set address_pool_file in [%1]").arg(asset.toLower()));
     }
 
-    const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
-                                 ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database")) : QString();
-    auto store = Store::open(cfg->databaseUrl, QStringLiteral("settledesk-addresses"), password);
+    auto store = c.openStore(QStringLiteral("settledesk-addresses"));
     if (!store)
-        return fail(store.error().kind == StoreError::Invalid ? ExitUsage : ExitUnreachable, store.error().message);
+        return cli::openFailure(store.error());
     if (action == QLatin1String("import"))
-        return import(**store, asset, fileName, parser.isSet(json));
-    return list(**store, asset, parser.isSet(json));
+        return import(**store, asset, fileName, c.wantsJson());
+    return list(**store, asset, c.wantsJson());
 }
 
 } // namespace sd

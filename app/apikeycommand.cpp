@@ -12,6 +12,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <expected>
+
 namespace sd {
 
 namespace {
@@ -32,102 +34,115 @@ QJsonObject keyJson(const ApiKeyRecord &k)
     return o;
 }
 
+// The permissions of --permission (repeated, or comma-separated), each checked; an exit code (printed) when
+// one is unknown or none is given.
+std::expected<QStringList, int> readPermissions(const QStringList &values)
+{
+    QStringList permissions;
+    for (const QString &value : values)
+        for (const QString &p : value.split(u',', Qt::SkipEmptyParts)) {
+            const QString name = p.trimmed().section(u':', 0, 0);
+            if (!api::permission::all().contains(name))
+                return std::unexpected(fail(ExitUsage, QStringLiteral("unknown permission \"%1\" (%2)")
+                                                           .arg(p.trimmed(), api::permission::all().join(QStringLiteral(", ")))));
+            if (!permissions.contains(p.trimmed()))
+                permissions << p.trimmed();
+        }
+    if (permissions.isEmpty())
+        return std::unexpected(fail(ExitUsage, QStringLiteral("give at least one --permission")));
+    return permissions;
+}
+
+int createKey(ApiStore &api, const QString &label, const QStringList &permissions, TimePoint now, bool asJson)
+{
+    const QString key = api::randomHex(20); // 160 random bits, Greenfield's 40-character shape
+    auto id = api.createApiKey(api::keyHash(key), api::keyPrefix(key), label, permissions, now);
+    if (!id)
+        return storeFailure(id.error());
+    if (asJson)
+        out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("apiKey"), key},
+                                                        {QStringLiteral("id"), *id},
+                                                        {QStringLiteral("label"), label},
+                                                        {QStringLiteral("permissions"), QJsonArray::fromStringList(permissions)}})
+                                  .toJson(QJsonDocument::Indented)));
+    else
+        out(QStringLiteral("%1\n(key %2: shown this once; the database keeps only its hash)").arg(key).arg(*id));
+    return ExitOk;
+}
+
+int listKeys(ApiStore &api, bool asJson)
+{
+    auto keys = api.apiKeys();
+    if (!keys)
+        return storeFailure(keys.error());
+    if (asJson) {
+        QJsonArray array;
+        for (const ApiKeyRecord &k : *keys)
+            array.append(keyJson(k));
+        out(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
+    } else {
+        for (const ApiKeyRecord &k : *keys)
+            out(QStringLiteral("%1  %2…  %3  %4  %5").arg(k.id).arg(k.prefix, k.label, k.permissions.join(u','),
+                                                         k.revokedAt.isValid() ? QStringLiteral("revoked %1").arg(k.revokedAt.toString(Qt::ISODate))
+                                                                               : QStringLiteral("valid")));
+    }
+    return ExitOk;
+}
+
+int revokeKey(ApiStore &api, const QString &idOrPrefix, const QString &actor, TimePoint now)
+{
+    auto revoked = api.revokeApiKey(idOrPrefix, actor, now);
+    if (!revoked)
+        return storeFailure(revoked.error());
+    out(QStringLiteral("revoked key %1 (%2)").arg(revoked->id).arg(revoked->label));
+    return ExitOk;
+}
+
 } // namespace
 
 int runApiKeyCommand(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Keys of the merchant API (Authorization: token KEY):\n"
-        "  api-keys create --label L --permission P... [--json]   a new key, printed once (stored as a hash)\n"
-        "  api-keys list [--json]                                 every key: id, prefix, label, permissions\n"
-        "  api-keys revoke ID|PREFIX                              the key stops working at once\n"
-        "Permissions (Greenfield names): ") + api::permission::all().join(QStringLiteral(", ")));
-    parser.addHelpOption();
-    QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
-    QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
-    QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON."));
+    cli::Command c(QStringLiteral(
+                       "Keys of the merchant API (Authorization: token KEY):\n"
+                       "  api-keys create --label L --permission P... [--json]   a new key, printed once (stored as a hash)\n"
+                       "  api-keys list [--json]                                 every key: id, prefix, label, permissions\n"
+                       "  api-keys revoke ID|PREFIX                              the key stops working at once\n"
+                       "Permissions (Greenfield names): ") + api::permission::all().join(QStringLiteral(", ")),
+                   QStringLiteral("Database URL."), QStringLiteral("Print JSON."));
     QCommandLineOption label(QStringLiteral("label"), QStringLiteral("What the key is for (written to the audit log)."), QStringLiteral("LABEL"));
     QCommandLineOption perm(QStringLiteral("permission"), QStringLiteral("A permission (repeat the option for several)."), QStringLiteral("P"));
-    parser.addOptions({config, db, json, label, perm});
-    if (!parser.parse(arguments))
-        return fail(ExitUsage, parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out(parser.helpText());
-        return ExitOk;
-    }
-    const QStringList words = parser.positionalArguments(); // "api-keys", action, [ID]
+    c.parser.addOptions({label, perm});
+    if (auto rc = c.parse(arguments))
+        return *rc;
+    const QStringList words = c.words(); // "api-keys", action, [ID]
     const QString action = words.value(1);
     if (action != QLatin1String("create") && action != QLatin1String("list") && action != QLatin1String("revoke"))
         return fail(ExitUsage, QStringLiteral("usage: settledesk api-keys create|list|revoke ... (--help)"));
     if (words.size() != (action == QLatin1String("revoke") ? 3 : 2))
         return fail(ExitUsage, action == QLatin1String("revoke") ? QStringLiteral("expected the ID or prefix of a key")
                                                                  : QStringLiteral("unexpected argument %1").arg(words.last()));
+    const QString keyLabel = c.parser.value(label).trimmed();
     QStringList permissions;
     if (action == QLatin1String("create")) {
-        if (parser.value(label).trimmed().isEmpty())
+        if (keyLabel.isEmpty())
             return fail(ExitUsage, QStringLiteral("--label is required (e.g. --label \"web shop\")"));
-        for (const QString &value : parser.values(perm))
-            for (const QString &p : value.split(u',', Qt::SkipEmptyParts)) {
-                const QString name = p.trimmed().section(u':', 0, 0);
-                if (!api::permission::all().contains(name))
-                    return fail(ExitUsage, QStringLiteral("unknown permission \"%1\" (%2)").arg(p.trimmed(), api::permission::all().join(QStringLiteral(", "))));
-                if (!permissions.contains(p.trimmed()))
-                    permissions << p.trimmed();
-            }
-        if (permissions.isEmpty())
-            return fail(ExitUsage, QStringLiteral("give at least one --permission"));
+        auto read = readPermissions(c.parser.values(perm));
+        if (!read)
+            return read.error();
+        permissions = *read;
     }
-    auto cfg = Config::load(parser.value(config));
-    if (!cfg)
-        return fail(ExitUsage, cfg.error());
-    if (parser.isSet(db))
-        cfg->databaseUrl = parser.value(db);
-    const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
-                                 ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database")) : QString();
-    auto store = Store::open(cfg->databaseUrl, QStringLiteral("settledesk-api-keys"), password);
+    if (auto rc = c.loadConfig())
+        return *rc;
+    auto store = c.openStore(QStringLiteral("settledesk-api-keys"));
     if (!store)
-        return fail(store.error().kind == StoreError::Invalid ? ExitUsage : ExitUnreachable, store.error().message);
+        return cli::openFailure(store.error());
     ApiStore *api = (*store)->merchantApi();
     const TimePoint now = TimePoint(std::chrono::milliseconds(QDateTime::currentMSecsSinceEpoch()));
-
-    if (action == QLatin1String("create")) {
-        const QString key = api::randomHex(20); // 160 random bits, Greenfield's 40-character shape
-        auto id = api->createApiKey(api::keyHash(key), api::keyPrefix(key), parser.value(label).trimmed(), permissions, now);
-        if (!id)
-            return storeFailure(id.error());
-        if (parser.isSet(json))
-            out(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("apiKey"), key},
-                                                            {QStringLiteral("id"), *id},
-                                                            {QStringLiteral("label"), parser.value(label).trimmed()},
-                                                            {QStringLiteral("permissions"), QJsonArray::fromStringList(permissions)}})
-                                      .toJson(QJsonDocument::Indented)));
-        else
-            out(QStringLiteral("%1\n(key %2: shown this once; the database keeps only its hash)").arg(key).arg(*id));
-        return ExitOk;
-    }
-    if (action == QLatin1String("list")) {
-        auto keys = api->apiKeys();
-        if (!keys)
-            return storeFailure(keys.error());
-        if (parser.isSet(json)) {
-            QJsonArray array;
-            for (const ApiKeyRecord &k : *keys)
-                array.append(keyJson(k));
-            out(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
-        } else {
-            for (const ApiKeyRecord &k : *keys)
-                out(QStringLiteral("%1  %2…  %3  %4  %5").arg(k.id).arg(k.prefix, k.label, k.permissions.join(u','),
-                                                             k.revokedAt.isValid() ? QStringLiteral("revoked %1").arg(k.revokedAt.toString(Qt::ISODate))
-                                                                                   : QStringLiteral("valid")));
-        }
-        return ExitOk;
-    }
-    auto revoked = api->revokeApiKey(words.value(2), cfg->operatorName, now);
-    if (!revoked)
-        return storeFailure(revoked.error());
-    out(QStringLiteral("revoked key %1 (%2)").arg(revoked->id).arg(revoked->label));
-    return ExitOk;
+    if (action == QLatin1String("create"))
+        return createKey(*api, keyLabel, permissions, now, c.wantsJson());
+    if (action == QLatin1String("list"))
+        return listKeys(*api, c.wantsJson());
+    return revokeKey(*api, words.value(2), c.loaded.operatorName, now);
 }
 
 } // namespace sd

@@ -60,6 +60,16 @@ void printJson(const QJsonValue &v)
                                       : QJsonDocument(v.toObject()).toJson(QJsonDocument::Indented)));
 }
 
+// One invoice with its deposits, as JSON or as text (invoice create, invoice show).
+int printInvoice(const InvoiceRecord &invoice, bool asJson)
+{
+    if (asJson)
+        printJson(invoiceToJson(invoice));
+    else
+        out(invoiceToText(invoice));
+    return ExitOk;
+}
+
 // The command words in `arguments` (after the program name), skipping options and their values.
 QStringList commandWords(const QStringList &arguments)
 {
@@ -79,56 +89,29 @@ QStringList commandWords(const QStringList &arguments)
     return words;
 }
 
-struct Context
+// A subcommand with a fixed number of operands after its command words.
+struct Context : cli::Command
 {
-    QCommandLineParser parser;
-    QCommandLineOption config{QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE")};
-    QCommandLineOption db{QStringLiteral("db"), QStringLiteral("Database URL: sqlite:/path/file.db or postgres://user@host:port/db."),
-                          QStringLiteral("URL")};
-    QCommandLineOption json{QStringLiteral("json"), QStringLiteral("Machine-readable JSON output.")};
-    Config loaded;
-
-    Context(const QString &description)
-    {
-        parser.setApplicationDescription(description);
-        parser.addHelpOption();
-        parser.addOptions({config, db, json});
-    }
+    using cli::Command::Command;
     // Parses; returns an exit code on usage errors (or after --help), or -1 to go on.
     int parse(const QStringList &arguments, int commandWordCount, int operands, const QString &operandName)
     {
-        if (!parser.parse(arguments))
-            return fail(ExitUsage, parser.errorText());
-        if (parser.isSet(QStringLiteral("help"))) {
-            out(parser.helpText());
-            return ExitOk;
-        }
+        if (auto rc = Command::parse(arguments))
+            return *rc;
         const int got = int(parser.positionalArguments().size()) - commandWordCount;
         if (got != operands)
             return fail(ExitUsage, operands ? QStringLiteral("expected %1").arg(operandName)
                                             : QStringLiteral("unexpected argument %1").arg(parser.positionalArguments().last()));
-        auto cfg = Config::load(parser.value(config));
-        if (!cfg)
-            return fail(ExitUsage, cfg.error());
-        loaded = *cfg;
-        if (parser.isSet(db))
-            loaded.databaseUrl = parser.value(db);
+        if (auto rc = loadConfig())
+            return *rc;
         return -1;
     }
     QString operand(int commandWordCount, int i = 0) const { return parser.positionalArguments().value(commandWordCount + i); }
-    bool wantsJson() const { return parser.isSet(json); }
 };
-
-QString databasePassword(const Config &config)
-{
-    if (!config.databaseUrl.startsWith(QLatin1String("postgres")))
-        return QString();
-    return readSecret(config.databasePasswordEnv, QStringLiteral("database"));
-}
 
 StoreResult<std::unique_ptr<Store>> openStore(const Config &config)
 {
-    return Store::open(config.databaseUrl, QStringLiteral("settledesk-cli"), databasePassword(config));
+    return Store::open(config.databaseUrl, QStringLiteral("settledesk-cli"), cli::databasePassword(config));
 }
 
 // ---- settledesk engine ----
@@ -363,11 +346,7 @@ int runInvoiceCreate(const QStringList &arguments)
     auto created = createWithEngine(ctx.loaded, request, cfg->requestTimeoutMs * 2 + 5000);
     if (!created)
         return fail(created.error());
-    if (ctx.wantsJson())
-        printJson(invoiceToJson(*created));
-    else
-        out(invoiceToText(*created));
-    return ExitOk;
+    return printInvoice(*created, ctx.wantsJson());
 }
 
 int runInvoiceShow(const QStringList &arguments)
@@ -386,11 +365,7 @@ int runInvoiceShow(const QStringList &arguments)
     auto record = (*store)->invoice(id);
     if (!record)
         return storeFailure(record.error());
-    if (ctx.wantsJson())
-        printJson(invoiceToJson(*record));
-    else
-        out(invoiceToText(*record));
-    return ExitOk;
+    return printInvoice(*record, ctx.wantsJson());
 }
 
 int runInvoiceList(const QStringList &arguments)

@@ -1,10 +1,16 @@
 // The command line: `settledesk engine`, `settledesk invoice ...`, `settledesk refunds ...`.
 #pragma once
 
+#include "config.h"
 #include "failure.h"
+#include "store.h"
 
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
+
+#include <memory>
+#include <optional>
 
 namespace sd {
 
@@ -32,6 +38,39 @@ void out(const QString &text);
 int fail(int code, const QString &message);
 int fail(const StoreError &error); // fail(exitCode(error.kind), error.message)
 int fail(const Failure &failure);  // fail(exitCode(failure), failure.message)
+
+// What every subcommand parses alike: --help, --config, --db and --json (each command words the last two
+// for itself), the configuration with --db applied, and its database opened with the password read from
+// the environment or keychain (PostgreSQL only). A command adds its own options and checks its own words.
+class Command
+{
+public:
+    static QString defaultDbHelp();   // "Database URL: sqlite:/path/file.db or postgres://user@host:port/db."
+    static QString defaultJsonHelp(); // "Machine-readable JSON output."
+    explicit Command(const QString &description, const QString &dbHelp = defaultDbHelp(),
+                     const QString &jsonHelp = defaultJsonHelp());
+
+    // Parses; an exit code after a usage error or --help (printed), nothing to go on.
+    std::optional<int> parse(const QStringList &arguments);
+    // Loads --config into loaded and applies --db; an exit code (printed) when the file is not valid.
+    std::optional<int> loadConfig();
+    QStringList words() const { return parser.positionalArguments(); }
+    bool wantsJson() const { return parser.isSet(json); }
+    // loaded's database under this connection name.
+    StoreResult<std::unique_ptr<Store>> openStore(const QString &connectionName) const;
+
+    QCommandLineParser parser;
+    const QCommandLineOption config;
+    const QCommandLineOption db;
+    const QCommandLineOption json;
+    Config loaded;
+};
+
+// The database password of `config`: read from its environment variable or keychain for PostgreSQL, none
+// for SQLite.
+QString databasePassword(const Config &config);
+// A database that did not open: a bad URL is a usage error (1), anything else unreachable (3).
+int openFailure(const StoreError &error);
 } // namespace cli
 
 } // namespace sd

@@ -1,5 +1,6 @@
-// What every subcommand prints and the exit codes failures map to (cli.h): in a file of their own so the
-// commands that tests build alone (reportcommand.cpp) link without the whole command line.
+// What every subcommand shares (cli.h): what it prints, the exit codes failures map to, its common options
+// and its database. In a file of their own so the commands that tests build alone (reportcommand.cpp) link
+// without the whole command line.
 #include "cli.h"
 
 #include <cstdio>
@@ -25,6 +26,61 @@ int fail(int code, const QString &message)
 int fail(const StoreError &error) { return fail(exitCode(error.kind), error.message); }
 
 int fail(const Failure &failure) { return fail(exitCode(failure), failure.message); }
+
+QString Command::defaultDbHelp()
+{
+    return QStringLiteral("Database URL: sqlite:/path/file.db or postgres://user@host:port/db.");
+}
+
+QString Command::defaultJsonHelp() { return QStringLiteral("Machine-readable JSON output."); }
+
+Command::Command(const QString &description, const QString &dbHelp, const QString &jsonHelp)
+    : config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE")),
+      db(QStringLiteral("db"), dbHelp, QStringLiteral("URL")), json(QStringLiteral("json"), jsonHelp)
+{
+    parser.setApplicationDescription(description);
+    parser.addHelpOption();
+    parser.addOptions({config, db, json});
+}
+
+std::optional<int> Command::parse(const QStringList &arguments)
+{
+    if (!parser.parse(arguments))
+        return fail(ExitUsage, parser.errorText());
+    if (parser.isSet(QStringLiteral("help"))) {
+        out(parser.helpText());
+        return ExitOk;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> Command::loadConfig()
+{
+    auto cfg = Config::load(parser.value(config));
+    if (!cfg)
+        return fail(ExitUsage, cfg.error());
+    loaded = *cfg;
+    if (parser.isSet(db))
+        loaded.databaseUrl = parser.value(db);
+    return std::nullopt;
+}
+
+StoreResult<std::unique_ptr<Store>> Command::openStore(const QString &connectionName) const
+{
+    return Store::open(loaded.databaseUrl, connectionName, databasePassword(loaded));
+}
+
+QString databasePassword(const Config &config)
+{
+    if (!config.databaseUrl.startsWith(QLatin1String("postgres")))
+        return QString();
+    return readSecret(config.databasePasswordEnv, QStringLiteral("database"));
+}
+
+int openFailure(const StoreError &error)
+{
+    return fail(error.kind == StoreError::Invalid ? ExitUsage : ExitUnreachable, error.message);
+}
 
 } // namespace cli
 

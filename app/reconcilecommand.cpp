@@ -138,48 +138,90 @@ QString reconciliationToText(const AssetReconciliation &r)
     return t;
 }
 
+// Assets without address derivation (USDT) watch the store's address pool: the engine connects it, and so
+// does reconcile (reading only; nothing is leased here).
+AddressPoolAccess readOnlyPool(Store *store, const QString &asset)
+{
+    return AddressPoolAccess{
+        [asset]() -> std::expected<QString, QString> {
+            return std::unexpected(QStringLiteral("reconcile leases no %1 address").arg(asset));
+        },
+        [store, asset]() -> std::expected<QStringList, QString> {
+            auto pool = store->poolAddresses(asset, SystemClock::instance()->now());
+            if (!pool)
+                return std::unexpected(QStringLiteral("database: %1").arg(pool.error().message));
+            QStringList addresses;
+            for (const PoolAddress &p : *pool)
+                addresses << p.address;
+            return addresses;
+        }};
+}
+
+// One asset's wallet against the database; why it could not be compared otherwise.
+std::expected<AssetReconciliation, QString> reconcileWith(Store &store, const AssetConfig &a, const BackendFactory &factory,
+                                                          QNetworkAccessManager *nam)
+{
+    std::unique_ptr<WalletBackend> backend(factory(a, nam, nullptr));
+    if (!backend)
+        return std::unexpected(QStringLiteral("no wallet backend for %1").arg(a.asset));
+    backend->setAddressPool(readOnlyPool(&store, a.asset));
+    // Database first: a deposit recorded between the two reads is then in the wallet's list too
+    // (the wallet only grows), so a running engine cannot make a false "missing in wallet".
+    auto cursor = store.cursor(backend->backendId());
+    auto stored = store.depositsAbove(a.asset, 0);
+    MoneyFilter filter;
+    filter.asset = a.asset;
+    auto totals = store.moneyTotals(filter);
+    if (!cursor || !stored || !totals) {
+        const StoreError e = !cursor ? cursor.error() : !stored ? stored.error() : totals.error();
+        return std::unexpected(QStringLiteral("database: %1").arg(e.message));
+    }
+    MoneyTotals categories;
+    for (const AssetMoney &m : *totals)
+        if (m.asset == a.asset)
+            categories = m.totals;
+    auto wallet = listIncoming(*backend, a.requestTimeoutMs * 3 + 5000);
+    if (!wallet)
+        return std::unexpected(wallet.error());
+    const std::optional<quint64> cursorHeight = *cursor ? std::optional<quint64>((*cursor)->height) : std::nullopt;
+    return reconcileAsset(a.asset, *wallet, *stored, categories, cursorHeight);
+}
+
+// The enabled assets --asset selects (every one without it); an exit code (printed) when there is none.
+std::expected<QList<AssetConfig>, int> selectAssets(const Config &config, const QString &only)
+{
+    QList<AssetConfig> assets;
+    if (!only.isEmpty() && !findAsset(only.toStdString()))
+        return std::unexpected(fail(ExitUsage, QStringLiteral("unknown asset %1").arg(only)));
+    for (const AssetConfig &a : config.assets)
+        if (a.enabled && (only.isEmpty() || a.asset == only))
+            assets.append(a);
+    if (assets.isEmpty())
+        return std::unexpected(fail(ExitUsage, only.isEmpty() ? QStringLiteral("no wallet is configured")
+                                                              : QStringLiteral("no wallet is configured for %1").arg(only)));
+    return assets;
+}
+
 } // namespace
 
 int runReconcileCommand(const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Compare, per asset, every incoming transfer the wallet reports with the database, deposit by deposit,\n"
-        "and show where the money is: kept, open, held (refund queue), returned, kept by decision."));
-    parser.addHelpOption();
-    QCommandLineOption config(QStringLiteral("config"), QStringLiteral("Configuration file (INI)."), QStringLiteral("FILE"));
-    QCommandLineOption db(QStringLiteral("db"), QStringLiteral("Database URL."), QStringLiteral("URL"));
-    QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Machine-readable JSON output."));
+    cli::Command c(QStringLiteral(
+                       "Compare, per asset, every incoming transfer the wallet reports with the database, deposit by deposit,\n"
+                       "and show where the money is: kept, open, held (refund queue), returned, kept by decision."),
+                   QStringLiteral("Database URL."));
     QCommandLineOption assetOption(QStringLiteral("asset"), QStringLiteral("Only this asset."), QStringLiteral("ASSET"));
-    parser.addOptions({config, db, json, assetOption});
-    if (!parser.parse(arguments))
-        return fail(ExitUsage, parser.errorText());
-    if (parser.isSet(QStringLiteral("help"))) {
-        out(parser.helpText());
-        return ExitOk;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return fail(ExitUsage, QStringLiteral("unexpected argument %1").arg(parser.positionalArguments().last()));
-    auto cfg = Config::load(parser.value(config));
-    if (!cfg)
-        return fail(ExitUsage, cfg.error());
-    if (parser.isSet(db))
-        cfg->databaseUrl = parser.value(db);
-
-    QList<AssetConfig> assets;
-    const QString only = parser.value(assetOption).toUpper();
-    if (!only.isEmpty() && !findAsset(only.toStdString()))
-        return fail(ExitUsage, QStringLiteral("unknown asset %1").arg(only));
-    for (const AssetConfig &a : cfg->assets)
-        if (a.enabled && (only.isEmpty() || a.asset == only))
-            assets.append(a);
-    if (assets.isEmpty())
-        return fail(ExitUsage, only.isEmpty() ? QStringLiteral("no wallet is configured")
-                                              : QStringLiteral("no wallet is configured for %1").arg(only));
-
-    const QString password = cfg->databaseUrl.startsWith(QLatin1String("postgres"))
-        ? readSecret(cfg->databasePasswordEnv, QStringLiteral("database")) : QString();
-    auto store = Store::open(cfg->databaseUrl, QStringLiteral("settledesk-reconcile"), password);
+    c.parser.addOption(assetOption);
+    if (auto rc = c.parse(arguments))
+        return *rc;
+    if (c.words().size() != 1)
+        return fail(ExitUsage, QStringLiteral("unexpected argument %1").arg(c.words().last()));
+    if (auto rc = c.loadConfig())
+        return *rc;
+    const auto assets = selectAssets(c.loaded, c.parser.value(assetOption).toUpper());
+    if (!assets)
+        return assets.error();
+    auto store = c.openStore(QStringLiteral("settledesk-reconcile"));
     if (!store)
         return fail(ExitUnreachable, store.error().message);
 
@@ -187,66 +229,22 @@ int runReconcileCommand(const QStringList &arguments)
     const BackendFactory factory = makeBackendFactory();
     bool anyDifference = false, anyUnchecked = false;
     QJsonArray jsonAssets;
-    for (const AssetConfig &a : assets) {
-        QJsonObject failure{{QStringLiteral("asset"), a.asset}, {QStringLiteral("ok"), false}};
-        const auto unchecked = [&](const QString &why) {
+    for (const AssetConfig &a : *assets) {
+        const auto r = reconcileWith(**store, a, factory, &nam);
+        if (!r) {
             anyUnchecked = true;
-            failure[QStringLiteral("error")] = why;
-            jsonAssets.append(failure);
-            std::fprintf(stderr, "settledesk: %s: cannot reconcile: %s\n", qPrintable(a.asset), why.toUtf8().constData());
-        };
-        std::unique_ptr<WalletBackend> backend(factory(a, &nam, nullptr));
-        if (!backend) {
-            unchecked(QStringLiteral("no wallet backend for %1").arg(a.asset));
+            jsonAssets.append(QJsonObject{{QStringLiteral("asset"), a.asset}, {QStringLiteral("ok"), false},
+                                          {QStringLiteral("error"), r.error()}});
+            std::fprintf(stderr, "settledesk: %s: cannot reconcile: %s\n", qPrintable(a.asset), r.error().toUtf8().constData());
             continue;
         }
-        // Assets without address derivation (USDT) watch the store's address pool: the engine connects it, and so
-        // does reconcile (reading only; nothing is leased here).
-        const QString poolAsset = a.asset;
-        Store *poolStore = store->get();
-        backend->setAddressPool(AddressPoolAccess{
-            [poolAsset]() -> std::expected<QString, QString> {
-                return std::unexpected(QStringLiteral("reconcile leases no %1 address").arg(poolAsset));
-            },
-            [poolStore, poolAsset]() -> std::expected<QStringList, QString> {
-                auto pool = poolStore->poolAddresses(poolAsset, SystemClock::instance()->now());
-                if (!pool)
-                    return std::unexpected(QStringLiteral("database: %1").arg(pool.error().message));
-                QStringList addresses;
-                for (const PoolAddress &p : *pool)
-                    addresses << p.address;
-                return addresses;
-            }});
-        // Database first: a deposit recorded between the two reads is then in the wallet's list too
-        // (the wallet only grows), so a running engine cannot make a false "missing in wallet".
-        auto cursor = (*store)->cursor(backend->backendId());
-        auto stored = (*store)->depositsAbove(a.asset, 0);
-        MoneyFilter filter;
-        filter.asset = a.asset;
-        auto totals = (*store)->moneyTotals(filter);
-        if (!cursor || !stored || !totals) {
-            const StoreError e = !cursor ? cursor.error() : !stored ? stored.error() : totals.error();
-            unchecked(QStringLiteral("database: %1").arg(e.message));
-            continue;
-        }
-        MoneyTotals categories;
-        for (const AssetMoney &m : *totals)
-            if (m.asset == a.asset)
-                categories = m.totals;
-        auto wallet = listIncoming(*backend, a.requestTimeoutMs * 3 + 5000);
-        if (!wallet) {
-            unchecked(wallet.error());
-            continue;
-        }
-        const std::optional<quint64> cursorHeight = *cursor ? std::optional<quint64>((*cursor)->height) : std::nullopt;
-        const AssetReconciliation r = reconcileAsset(a.asset, *wallet, *stored, categories, cursorHeight);
-        anyDifference = anyDifference || !r.ok();
-        if (parser.isSet(json))
-            jsonAssets.append(reconciliationToJson(r));
+        anyDifference = anyDifference || !r->ok();
+        if (c.wantsJson())
+            jsonAssets.append(reconciliationToJson(*r));
         else
-            out(reconciliationToText(r).trimmed());
+            out(reconciliationToText(*r).trimmed());
     }
-    if (parser.isSet(json)) {
+    if (c.wantsJson()) {
         QJsonObject doc{{QStringLiteral("ok"), !anyDifference && !anyUnchecked}, {QStringLiteral("assets"), jsonAssets}};
         out(QString::fromUtf8(QJsonDocument(doc).toJson(QJsonDocument::Indented)).trimmed());
     }

@@ -222,12 +222,17 @@
         <translation>der Token-Vertrag ist kein %1-Token</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>no usable rate</source>
         <translation>kein verwendbarer Kurs</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
+        <source>no usable rate: %1</source>
+        <translation>kein verwendbarer Kurs: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>%1 answered with an error</source>
         <translation>%1 hat mit einem Fehler geantwortet</translation>
     </message>
@@ -2040,7 +2045,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::NewInvoiceDialog</name>
     <message>
-        <location filename="../ui/newinvoicedialog.cpp" line="+74"/>
+        <location filename="../ui/newinvoicedialog.cpp" line="+101"/>
         <source>New invoice</source>
         <translation>Neue Rechnung</translation>
     </message>
@@ -2080,7 +2085,7 @@ Ausgang %2</translation>
         <translation>Preisangabe</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+21"/>
         <source>Fetch rate</source>
         <translation>Kurs abrufen</translation>
     </message>
@@ -2090,12 +2095,22 @@ Ausgang %2</translation>
         <translation>Preis</translation>
     </message>
     <message>
-        <location line="-93"/>
+        <location line="-102"/>
         <source>Enter the price.</source>
         <translation>Geben Sie den Preis ein.</translation>
     </message>
     <message>
+        <location line="-22"/>
+        <source>a comma (or a dot)</source>
+        <translation>ein Komma (oder ein Punkt)</translation>
+    </message>
+    <message>
         <location line="+0"/>
+        <source>a dot</source>
+        <translation>ein Punkt</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Enter the rate.</source>
         <translation>Geben Sie den Kurs ein.</translation>
     </message>
@@ -2121,16 +2136,21 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>Write the price as a plain number such as 49.90: a dot for decimals, no thousands separators.</source>
-        <translation>Schreiben Sie den Preis als einfache Zahl wie 49.90: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
+        <source>Write the price as a plain number such as %1: %2 for decimals, no thousands separators.</source>
+        <translation>Schreiben Sie den Preis als einfache Zahl wie %1: %2 für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Write the rate as a plain number such as 162.50: a dot for decimals, no thousands separators.</source>
-        <translation>Schreiben Sie den Kurs als einfache Zahl wie 162.50: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
+        <source>Write the rate as a plain number such as %1: %2 for decimals, no thousands separators.</source>
+        <translation>Schreiben Sie den Kurs als einfache Zahl wie %1: %2 für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+76"/>
+        <source>A plain number: %1 for decimals, no thousands separators. Taken exactly as typed.</source>
+        <translation>Eine einfache Zahl: %1 für die Nachkommastellen, keine Tausendertrennzeichen. Genau so übernommen, wie eingegeben.</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>Amount</source>
         <translation>Betrag</translation>
     </message>
@@ -2264,8 +2284,8 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+5"/>
-        <source>Write the amount as a plain number such as 0.05: a dot for decimals, no thousands separators.</source>
-        <translation>Schreiben Sie den Betrag als einfache Zahl wie 0.05: ein Punkt für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
+        <source>Write the amount as a plain number such as %1: %2 for decimals, no thousands separators.</source>
+        <translation>Schreiben Sie den Betrag als einfache Zahl wie %1: %2 für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -3246,12 +3266,12 @@ Ausgang %2</translation>
         <translation>&amp;Erst ohne Geld ausprobieren: ein privates Testnetz auf diesem Computer</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+312"/>
         <source>Settledesk starts a local Monero test network (Debian package monero) with a shop wallet and a customer wallet that pays your test invoices. Its records are kept apart from your own; nothing here is saved. Later: settledesk --demo.</source>
         <translation>Settledesk startet ein lokales Monero-Testnetz (Debian-Paket monero) mit einem Shop-Wallet und einem Kunden-Wallet, das Ihre Testrechnungen bezahlt. Seine Daten bleiben getrennt von Ihren; hier wird nichts gespeichert. Später: settledesk --demo.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-300"/>
         <source>&amp;SQLite file on this computer (recommended for one desk)</source>
         <translation>&amp;SQLite-Datei auf diesem Computer (empfohlen für einen Arbeitsplatz)</translation>
     </message>
@@ -3389,7 +3409,7 @@ Ausgang %2</translation>
         <translation>Empfangsadressen</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Receive addresses for USDT</source>
         <translation>Empfangsadressen für USDT</translation>
     </message>
@@ -3479,7 +3499,12 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+32"/>
+        <source>To try Settledesk without money, start it with settledesk --demo (scripts/run --demo): a private test network with records of its own. This assistant changes your own configuration.</source>
+        <translation>Um Settledesk ohne Geld auszuprobieren, starten Sie es mit settledesk --demo (scripts/run --demo): ein privates Testnetz mit eigenen Daten. Dieser Assistent ändert Ihre eigene Konfiguration.</translation>
+    </message>
+    <message>
+        <location line="+106"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>

@@ -46,6 +46,31 @@ ApiKeysDialog::ApiKeysDialog(QWidget *parent) : QDialog(parent)
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
+    buildKeyList(layout);
+    layout->addWidget(buildNewKeyBox());
+
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    layout->addWidget(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    connect(m_create, &QPushButton::clicked, this, &ApiKeysDialog::createKey);
+    connect(m_revoke, &QPushButton::clicked, this, &ApiKeysDialog::revokeSelected);
+    connect(m_copy, &QPushButton::clicked, this, [this] {
+        QApplication::clipboard()->setText(m_newKey->text());
+        m_status->setText(tr("Copied. Put it into the shop's settings now: it is not shown again."));
+    });
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &ApiKeysDialog::updateButtons);
+    connect(m_label, &QLineEdit::textChanged, this, &ApiKeysDialog::updateButtons);
+    resize(760, 560);
+    updateButtons();
+}
+
+// The keys, with the button that revokes the one selected.
+void ApiKeysDialog::buildKeyList(QVBoxLayout *layout)
+{
     m_table = new QTableWidget(0, 5, this);
     m_table->setHorizontalHeaderLabels({tr("Key"), tr("Label"), tr("Permissions"), tr("Created"), tr("Status")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -61,7 +86,11 @@ ApiKeysDialog::ApiKeysDialog(QWidget *parent) : QDialog(parent)
     revokeRow->addStretch();
     revokeRow->addWidget(m_revoke);
     layout->addLayout(revokeRow);
+}
 
+// A new key's label and permissions, the button that asks for it, and where it appears once.
+QGroupBox *ApiKeysDialog::buildNewKeyBox()
+{
     auto *create = new QGroupBox(tr("New key"), this);
     auto *form = new QFormLayout(create);
     m_label = new QLineEdit(create);
@@ -90,45 +119,33 @@ ApiKeysDialog::ApiKeysDialog(QWidget *parent) : QDialog(parent)
     keyRow->addWidget(m_newKey, 1);
     keyRow->addWidget(m_copy);
     form->addRow(tr("New key:"), keyRow);
-    layout->addWidget(create);
+    return create;
+}
 
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    layout->addWidget(m_status);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+void ApiKeysDialog::createKey()
+{
+    QStringList perms;
+    for (QCheckBox *b : std::as_const(m_permissions))
+        if (b->isChecked())
+            perms << b->property("permission").toString();
+    if (m_label->text().trimmed().isEmpty())
+        return showError(tr("Give the key a label: it names the key in lists and in the audit log."));
+    if (perms.isEmpty())
+        return showError(tr("Choose at least one permission."));
+    m_status->clear();
+    Q_EMIT createRequested(m_label->text().trimmed(), perms);
+}
 
-    connect(m_create, &QPushButton::clicked, this, [this] {
-        QStringList perms;
-        for (QCheckBox *b : std::as_const(m_permissions))
-            if (b->isChecked())
-                perms << b->property("permission").toString();
-        if (m_label->text().trimmed().isEmpty())
-            return showError(tr("Give the key a label: it names the key in lists and in the audit log."));
-        if (perms.isEmpty())
-            return showError(tr("Choose at least one permission."));
-        m_status->clear();
-        Q_EMIT createRequested(m_label->text().trimmed(), perms);
-    });
-    connect(m_revoke, &QPushButton::clicked, this, [this] {
-        const int row = m_table->currentRow();
-        if (row < 0 || row >= m_keys.size())
-            return;
-        const ApiKeyRecord &k = m_keys[row];
-        if (QMessageBox::question(this, tr("Revoke API key"),
-                                  tr("Revoke the key \"%1\" (%2…)? Requests with it are refused at once.").arg(k.label, k.prefix))
-            == QMessageBox::Yes)
-            Q_EMIT revokeRequested(k.id);
-    });
-    connect(m_copy, &QPushButton::clicked, this, [this] {
-        QApplication::clipboard()->setText(m_newKey->text());
-        m_status->setText(tr("Copied. Put it into the shop's settings now: it is not shown again."));
-    });
-    connect(m_table, &QTableWidget::itemSelectionChanged, this, &ApiKeysDialog::updateButtons);
-    connect(m_label, &QLineEdit::textChanged, this, &ApiKeysDialog::updateButtons);
-    resize(760, 560);
-    updateButtons();
+void ApiKeysDialog::revokeSelected()
+{
+    const int row = m_table->currentRow();
+    if (row < 0 || row >= m_keys.size())
+        return;
+    const ApiKeyRecord &k = m_keys[row];
+    if (QMessageBox::question(this, tr("Revoke API key"),
+                              tr("Revoke the key \"%1\" (%2…)? Requests with it are refused at once.").arg(k.label, k.prefix))
+        == QMessageBox::Yes)
+        Q_EMIT revokeRequested(k.id);
 }
 
 void ApiKeysDialog::showKeys(const QList<ApiKeyRecord> &keys)

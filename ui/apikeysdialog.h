@@ -7,10 +7,12 @@
 #include <QDialog>
 
 class QCheckBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace sd::ui {
 
@@ -31,6 +33,10 @@ Q_SIGNALS:
     void revokeRequested(qint64 id);
 
 private:
+    void buildKeyList(QVBoxLayout *layout);
+    QGroupBox *buildNewKeyBox();
+    void createKey();      // what the form asks for, checked
+    void revokeSelected(); // after asking
     void updateButtons();
     QTableWidget *m_table;
     QLineEdit *m_label;

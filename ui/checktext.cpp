@@ -141,7 +141,10 @@ CheckText CheckWords::describe(const ConnectionCheckResult &r)
     case P::NotSettledesk: t.headline = tr("this is not a Settledesk database (it holds other data)"); break;
     case P::NotWritable: t.headline = tr("cannot write there"); break;
     case P::NotAToken: t.headline = tr("the token contract is not a %1 token").arg(r.asset); break;
-    case P::RateRefused: t.headline = tr("no usable rate"); break;
+    case P::RateRefused: // the source's own words say why (unreachable, HTTP error, not JSON, too old)
+        t.headline = r.detail.isEmpty() ? tr("no usable rate") : tr("no usable rate: %1").arg(r.detail);
+        t.detail.clear();
+        break;
     case P::PeerError: t.headline = tr("%1 answered with an error").arg(who(r)); break;
     }
     return t;

@@ -51,20 +51,36 @@ CustomerDisplay::CustomerDisplay(Clock *clock, const QString &shopName, QWidget 
     outer->addWidget(m_stack);
 
     // Idle: the shop's name.
-    auto *idle = new QWidget(m_stack);
-    auto *il = new QVBoxLayout(idle);
-    il->addStretch(1);
-    m_idleShop = label(idle, 3.0, true, QStringLiteral("idleShop"));
-    m_idleShop->setAlignment(Qt::AlignCenter);
-    m_idleText = label(idle, 1.6, false, QStringLiteral("idleText"));
-    m_idleText->setAlignment(Qt::AlignCenter);
+    m_stack->addWidget(centredPage(m_idleShop, QStringLiteral("idleShop"), m_idleText, QStringLiteral("idleText")));
     m_idleText->setText(tr("Welcome"));
-    il->addWidget(m_idleShop);
-    il->addWidget(m_idleText);
-    il->addStretch(1);
-    m_stack->addWidget(idle);
-
     // One invoice: the QR code on the left, what to pay and how long on the right.
+    m_stack->addWidget(buildInvoicePage());
+    // Thank you / closed.
+    m_stack->addWidget(centredPage(m_doneTitle, QStringLiteral("doneTitle"), m_doneText, QStringLiteral("doneText")));
+
+    setShopName(shopName);
+    resize(960, 600);
+    setPage(Page::Idle);
+}
+
+// A page of a large title over a line of text, both centred (the idle and the closing page).
+QWidget *CustomerDisplay::centredPage(QLabel *&title, const QString &titleName, QLabel *&text, const QString &textName)
+{
+    auto *page = new QWidget(m_stack);
+    auto *l = new QVBoxLayout(page);
+    l->addStretch(1);
+    title = label(page, 3.0, true, titleName);
+    title->setAlignment(Qt::AlignCenter);
+    text = label(page, 1.6, false, textName);
+    text->setAlignment(Qt::AlignCenter);
+    l->addWidget(title);
+    l->addWidget(text);
+    l->addStretch(1);
+    return page;
+}
+
+QWidget *CustomerDisplay::buildInvoicePage()
+{
     auto *inv = new QWidget(m_stack);
     auto *cols = new QHBoxLayout(inv);
     m_qr = new QrCodeWidget(inv);
@@ -100,24 +116,7 @@ CustomerDisplay::CustomerDisplay(Clock *clock, const QString &shopName, QWidget 
     info->addWidget(m_address);
     info->addStretch(1);
     cols->addLayout(info, 1);
-    m_stack->addWidget(inv);
-
-    // Thank you / closed.
-    auto *done = new QWidget(m_stack);
-    auto *dl = new QVBoxLayout(done);
-    dl->addStretch(1);
-    m_doneTitle = label(done, 3.0, true, QStringLiteral("doneTitle"));
-    m_doneTitle->setAlignment(Qt::AlignCenter);
-    m_doneText = label(done, 1.6, false, QStringLiteral("doneText"));
-    m_doneText->setAlignment(Qt::AlignCenter);
-    dl->addWidget(m_doneTitle);
-    dl->addWidget(m_doneText);
-    dl->addStretch(1);
-    m_stack->addWidget(done);
-
-    setShopName(shopName);
-    resize(960, 600);
-    setPage(Page::Idle);
+    return inv;
 }
 
 void CustomerDisplay::setShopName(const QString &name) { m_idleShop->setText(name); }

@@ -54,6 +54,8 @@ public Q_SLOTS:
     void clear(); // idle now
 
 private:
+    QWidget *centredPage(QLabel *&title, const QString &titleName, QLabel *&text, const QString &textName);
+    QWidget *buildInvoicePage();
     void render();
     void setPage(Page page);
 

@@ -17,6 +17,21 @@
 
 namespace sd::ui {
 
+namespace {
+
+// Lets the thread finish what it is doing and stop (its objects are deleted on finished()), then deletes it.
+void finishThread(QThread *&thread)
+{
+    if (!thread)
+        return;
+    thread->quit();
+    thread->wait();
+    delete thread;
+    thread = nullptr;
+}
+
+} // namespace
+
 DashboardController::DashboardController(MainWindow *window, const Config &config, BackendFactory factory,
                                          Clock *clock, QObject *parent)
     : QObject(parent), m_window(window), m_config(config), m_factory(std::move(factory)),
@@ -60,6 +75,17 @@ void DashboardController::start()
     connect(m_thread, &QThread::finished, engine, &QObject::deleteLater);
     m_engine = engine;
 
+    connectEngine(engine);
+    m_thread->start();
+    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+    startRefundService();
+    startStats(engine);
+    startMerchantApiUi();
+}
+
+// Window <-> engine, both ways queued.
+void DashboardController::connectEngine(Engine *engine)
+{
     MainWindow *w = m_window;
     const auto q = Qt::QueuedConnection;
     // Window -> engine: requests, executed in the engine's thread in the order they were sent.
@@ -99,9 +125,12 @@ void DashboardController::start()
         startApi(); // once the engine opened (and migrated) the database
         Q_EMIT engineStarted();
     }, q);
-    m_thread->start();
-    QMetaObject::invokeMethod(engine, &Engine::start, Qt::QueuedConnection);
+}
 
+// The refund queue's actions: a thread of their own (a wallet's transfer may take its whole timeout).
+void DashboardController::startRefundService()
+{
+    const auto q = Qt::QueuedConnection;
     m_refundThread = new QThread(this);
     m_refundThread->setObjectName(QStringLiteral("settledesk-refunds"));
     auto *service = new RefundService(m_config, m_config.operatorName);
@@ -121,7 +150,12 @@ void DashboardController::start()
                   << connect(service, &RefundService::quoted, flow, &RefundFlow::handleQuoted, q)
                   << connect(service, &RefundService::finished, flow, &RefundFlow::handleFinished, q);
     m_refundThread->start();
+}
 
+void DashboardController::startStats(Engine *engine)
+{
+    MainWindow *w = m_window;
+    const auto q = Qt::QueuedConnection;
     // The overview's aggregates and the list's counts: a thread and a store connection of their own.
     m_statsThread = new QThread(this);
     m_statsThread->setObjectName(QStringLiteral("settledesk-stats"));
@@ -144,7 +178,12 @@ void DashboardController::start()
                   << connect(stats, &StatsService::counted, w, &MainWindow::handleInvoicesCounted, q)
                   << connect(stats, &StatsService::failed, w, &MainWindow::handleStatsFailed, q);
     m_statsThread->start();
+}
 
+void DashboardController::startMerchantApiUi()
+{
+    MainWindow *w = m_window;
+    const auto q = Qt::QueuedConnection;
     // The Webhooks page and the API keys: their own thread and connection (no API server needed here).
     m_apiThread = new QThread(this);
     m_apiThread->setObjectName(QStringLiteral("settledesk-api-ui"));
@@ -195,33 +234,15 @@ void DashboardController::stop()
         delete m_apiHost;
         m_apiHost = nullptr;
     }
-    if (m_refundThread) {
-        // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
-        m_refundThread->quit();
-        m_refundThread->wait();
-        delete m_refundThread;
-        m_refundThread = nullptr;
-        m_refundService = nullptr;
-    }
-    if (m_statsThread) {
-        // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
-        m_statsThread->quit();
-        m_statsThread->wait();
-        delete m_statsThread;
-        m_statsThread = nullptr;
-    }
-    if (m_apiThread) {
-        m_apiThread->quit();
-        m_apiThread->wait();
-        delete m_apiThread;
-        m_apiThread = nullptr;
-    }
+    // A refund being sent finishes first (bounded by the wallet's timeout): never cut between its steps.
+    finishThread(m_refundThread);
+    m_refundService = nullptr;
+    // An aggregate under way finishes first (the statement cannot be cut); nothing waits for its answer.
+    finishThread(m_statsThread);
+    finishThread(m_apiThread);
     if (m_engine)
         QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-    delete m_thread;
-    m_thread = nullptr;
+    finishThread(m_thread);
     m_engine = nullptr; // deleted by the thread's finished()
 }
 

@@ -55,6 +55,11 @@ Q_SIGNALS:
 
 private:
     void applyConfig(const Config &config);
+    // start()'s parts: the engine's connections to the window, then the services beside it, each on its thread.
+    void connectEngine(Engine *engine);
+    void startRefundService();
+    void startStats(Engine *engine);
+    void startMerchantApiUi();
 
     QPointer<MainWindow> m_window;
     Config m_config;

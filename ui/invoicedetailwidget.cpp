@@ -106,6 +106,17 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     m_stack->addWidget(scroll);
     auto *layout = new QVBoxLayout(page);
 
+    buildHeader(page, layout);
+    buildAddress(page, layout);
+    buildTestNetworkActions(page, layout);
+    buildAmounts(layout);
+    buildTables(page, layout);
+    clear();
+}
+
+// The title, the state badge and the countdown.
+void InvoiceDetailWidget::buildHeader(QWidget *page, QVBoxLayout *layout)
+{
     m_title = new QLabel(page);
     m_title->setObjectName(QStringLiteral("detailTitle"));
     QFont big = m_title->font();
@@ -126,7 +137,11 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     m_countdown->setWordWrap(true);
     status->addWidget(m_countdown, 1);
     layout->addLayout(status);
+}
 
+// The address with its copy, link, QR and customer display buttons.
+void InvoiceDetailWidget::buildAddress(QWidget *page, QVBoxLayout *layout)
+{
     layout->addWidget(new QLabel(tr("Address"), page));
     m_address = new QLineEdit(page);
     m_address->setObjectName(QStringLiteral("detailAddress"));
@@ -163,7 +178,10 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
         if (m_row)
             Q_EMIT showQrRequested(paymentUri(), m_title->text());
     });
+}
 
+void InvoiceDetailWidget::buildTestNetworkActions(QWidget *page, QVBoxLayout *layout)
+{
     // The test network's actions (settledesk --demo): its customer wallet pays this invoice; hidden otherwise.
     m_testBox = new QGroupBox(tr("Test network: no real money"), page);
     m_testBox->setObjectName(QStringLiteral("testNetworkActions"));
@@ -213,7 +231,11 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
             Q_EMIT testPaymentRequested(TestPayment::Late, address(), m_row->required, m_row->graceEndsMs);
     });
     connect(mine, &QPushButton::clicked, this, &InvoiceDetailWidget::mineBlockRequested);
+}
 
+// Price, amounts, confirmations and the windows, one form row each.
+void InvoiceDetailWidget::buildAmounts(QVBoxLayout *layout)
+{
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_price = addRow(form, tr("Price"));
@@ -227,7 +249,11 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     m_graceEnds = addRow(form, tr("Hard boundary"));
     m_closed = addRow(form, tr("Settled / closed"));
     layout->addLayout(form);
+}
 
+// The deposits, the refund items and the history.
+void InvoiceDetailWidget::buildTables(QWidget *page, QVBoxLayout *layout)
+{
     layout->addWidget(new QLabel(tr("Deposits"), page));
     m_deposits = makeTable({tr("Transaction"), tr("Amount"), tr("First seen"), tr("Confirmations"), tr("Status")}, page);
     m_deposits->setObjectName(QStringLiteral("detailDeposits"));
@@ -253,7 +279,6 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
     m_history = makeTable({tr("When"), tr("Change"), tr("Cause")}, page);
     m_history->setObjectName(QStringLiteral("detailHistory"));
     layout->addWidget(m_history, 1);
-    clear();
 }
 
 QLabel *InvoiceDetailWidget::addRow(QFormLayout *form, const QString &label)

@@ -16,6 +16,7 @@ class QLineEdit;
 class QPushButton;
 class QStackedWidget;
 class QTableWidget;
+class QVBoxLayout;
 
 namespace sd::ui {
 
@@ -59,6 +60,12 @@ Q_SIGNALS:
     void mineBlockRequested();
 
 private:
+    // The constructor's sections, top to bottom (in this order: it is the tab order).
+    void buildHeader(QWidget *page, QVBoxLayout *layout);
+    void buildAddress(QWidget *page, QVBoxLayout *layout);
+    void buildTestNetworkActions(QWidget *page, QVBoxLayout *layout);
+    void buildAmounts(QVBoxLayout *layout);
+    void buildTables(QWidget *page, QVBoxLayout *layout);
     QLabel *addRow(QFormLayout *form, const QString &label);
 
     Clock *m_clock;

@@ -2,6 +2,7 @@
 #include "uiresources.h"
 
 #include "displaytext.h"
+#include "listview.h"
 #include "invoicedetailwidget.h"
 #include "invoicetablemodel.h"
 #include "countdowndelegate.h"
@@ -30,6 +31,34 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 0);
 
+    layout->addLayout(buildFilters());
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    buildTable();
+    m_detail = new InvoiceDetailWidget(clock, m_splitter);
+    m_detail->setMinimumWidth(340);
+    m_splitter->addWidget(m_table);
+    m_splitter->addWidget(m_detail);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({1160, 380}); // proportions; a remembered layout replaces them
+    layout->addWidget(m_splitter, 1);
+
+    connectFilters();
+    keepReadingPosition();
+    connect(m_model, &InvoiceTableModel::invoicesUpdated, this, [this] {
+        // Keep the detail panel's compact values in step with the table.
+        if (auto id = m_detail->invoiceId()) {
+            const int row = m_model->rowOf(*id);
+            if (row >= 0)
+                m_detail->setRow(m_model->row(row));
+        }
+    });
+    updateCount();
+}
+
+// The search box, the state and asset filters and the count.
+QHBoxLayout *InvoicesPage::buildFilters()
+{
     auto *filters = new QHBoxLayout;
     m_search = new QLineEdit(this);
     m_search->setObjectName(QStringLiteral("search"));
@@ -53,9 +82,11 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("invoiceCount"));
     filters->addWidget(m_count, 1, Qt::AlignRight);
-    layout->addLayout(filters);
+    return filters;
+}
 
-    m_splitter = new QSplitter(Qt::Horizontal, this);
+void InvoicesPage::buildTable()
+{
     m_table = new InvoiceTableView(m_splitter);
     m_table->setObjectName(QStringLiteral("invoiceTable"));
     m_table->setModel(m_model);
@@ -65,15 +96,8 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
     m_table->horizontalHeader()->setSortIndicator(InvoiceTableModel::columnOf(m_model->query().sort),
                                                   m_model->query().descending ? Qt::DescendingOrder : Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    // Uniform row heights: the view never measures the window's rows.
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
+    setUpListView(m_table, fontMetrics().height() + 12); // uniform rows: never measured
     m_table->setItemDelegateForColumn(InvoiceTableModel::ProgressColumn, new ProgressDelegate(m_table));
     m_table->setItemDelegateForColumn(InvoiceTableModel::StateColumn, new StateBadgeDelegate(m_table));
     // Repainted every second: drawn from cached text pieces (the 1 Hz tick's budget is 2 ms).
@@ -90,8 +114,13 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
         header->setSortIndicator(InvoiceTableModel::columnOf(m_model->query().sort),
                                  m_model->query().descending ? Qt::DescendingOrder : Qt::AscendingOrder);
     });
+    setStartingWidths(header);
+}
+
+// Starting widths from the text they must hold (restored layouts override them).
+void InvoicesPage::setStartingWidths(QHeaderView *header)
+{
     const QFontMetrics fm = fontMetrics();
-    // Starting widths from the text they must hold (restored layouts override them).
     const auto width = [&](const QString &sample) { return fm.horizontalAdvance(sample) + 18; };
     header->resizeSection(InvoiceTableModel::OrderColumn, width(QStringLiteral("WEB-000000")));
     header->resizeSection(InvoiceTableModel::AssetColumn, width(QStringLiteral("USDT")) + 20);
@@ -104,15 +133,11 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
                                   .width() + 14);
     header->resizeSection(InvoiceTableModel::CountdownColumn, width(InvoiceTableModel::tr("%1 · verifying network broadcast").arg(QStringLiteral("00:00"))));
     header->resizeSection(InvoiceTableModel::CreatedColumn, width(DisplayText::dateTime(QDateTime(QDate(2024, 12, 30), QTime(23, 59)))));
-    m_detail = new InvoiceDetailWidget(clock, m_splitter);
-    m_detail->setMinimumWidth(340);
-    m_splitter->addWidget(m_table);
-    m_splitter->addWidget(m_detail);
-    m_splitter->setStretchFactor(0, 3);
-    m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({1160, 380}); // proportions; a remembered layout replaces them
-    layout->addWidget(m_splitter, 1);
+}
 
+// The search (after a pause in typing), the filters and the model's list changes.
+void InvoicesPage::connectFilters()
+{
     m_searchDelay->setSingleShot(true);
     m_searchDelay->setInterval(200);
     connect(m_search, &QLineEdit::textChanged, m_searchDelay, qOverload<>(&QTimer::start));
@@ -134,7 +159,10 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
         fetchNearEdges();
     });
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, &InvoicesPage::fetchNearEdges);
+}
 
+void InvoicesPage::keepReadingPosition()
+{
     // Rows inserted above what the user is reading push it down, rows given up above pull it up; scroll by as
     // many rows to keep it still. At the very top the list behaves like a feed instead, and new invoices come
     // into view; history fetched above the window never does.
@@ -168,15 +196,6 @@ InvoicesPage::InvoicesPage(InvoiceTableModel *model, Clock *clock, QWidget *pare
         m_anchorRows = 0;
         fetchNearEdges();
     });
-    connect(m_model, &InvoiceTableModel::invoicesUpdated, this, [this] {
-        // Keep the detail panel's compact values in step with the table.
-        if (auto id = m_detail->invoiceId()) {
-            const int row = m_model->rowOf(*id);
-            if (row >= 0)
-                m_detail->setRow(m_model->row(row));
-        }
-    });
-    updateCount();
 }
 
 void InvoicesPage::applySearchNow()

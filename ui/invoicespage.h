@@ -11,6 +11,8 @@
 #include <optional>
 
 class QComboBox;
+class QHBoxLayout;
+class QHeaderView;
 class QLabel;
 class QLineEdit;
 class QSplitter;
@@ -45,6 +47,12 @@ Q_SIGNALS:
     void selectionCleared();
 
 private:
+    // The constructor's sections.
+    QHBoxLayout *buildFilters();
+    void buildTable();
+    void setStartingWidths(QHeaderView *header);
+    void connectFilters();
+    void keepReadingPosition(); // rows arriving or leaving above the viewport do not move what is read
     void updateCount();
     void onSelectionChanged();
     void fetchNearEdges();

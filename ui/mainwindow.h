@@ -166,8 +166,22 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    struct Actions;
     quint64 nextRequestId() { return ++m_lastRequest; }
+    // The constructor's parts: the alert bar, pages and status bar (mainwindowstatus.cpp), the wiring of the
+    // invoice list and the pages (mainwindow.cpp), the actions, menus and tool bar (mainwindowactions.cpp).
+    QWidget *buildAlertBar(QWidget *parent);
+    QTabWidget *buildPages(QWidget *parent);
+    void buildStatusBar();
+    void connectInvoiceList();
+    void connectPages();
     void buildActions();
+    Actions createActions();
+    void buildMenus(const Actions &actions);
+    void buildToolBar(const Actions &actions);
+    void openReportExport();
+    void showQrCode(const QString &uri, const QString &title);
+    void showRefunds(const QList<RefundItem> &items); // pending and refunding items
     void restoreLayout();
     void saveLayout() const;
     void requestDetail(qint64 invoiceId);

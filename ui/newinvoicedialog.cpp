@@ -18,6 +18,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRadioButton>
@@ -34,6 +35,28 @@ enum Page { FormPage, WaitingPage, ResultPage };
 enum class Field { Price, Rate };
 
 // Whole sentences per field: translations need them whole (articles and word order differ by language).
+// The user's locale writes decimals with a comma (German): amounts typed there take it, and a dot as well.
+bool commaLocale() { return QLocale().decimalPoint() == QLatin1String(","); }
+
+// How the amount fields are typed, in words and by example ("49,90" in German).
+QString decimalWord() { return commaLocale() ? NewInvoiceDialog::tr("a comma (or a dot)") : NewInvoiceDialog::tr("a dot"); }
+QString localExample(const char *dotted)
+{
+    QString example = QString::fromLatin1(dotted);
+    return commaLocale() ? example.replace(QLatin1Char('.'), QLatin1Char(',')) : example;
+}
+
+// The typed text as the exact decimal the engine reads (a dot): in a comma locale its one comma becomes the
+// dot, and only when no dot is there too (1.000,50 stays as typed, and is refused as not a plain number).
+// Text only: nothing passes through a floating-point number.
+QString typedDecimal(const QString &typed)
+{
+    QString t = typed.trimmed();
+    if (commaLocale() && t.count(QLatin1Char(',')) == 1 && !t.contains(QLatin1Char('.')))
+        t.replace(QLatin1Char(','), QLatin1Char('.'));
+    return t;
+}
+
 QString decimalProblem(DecimalError e, Field field)
 {
     const bool price = field == Field::Price;
@@ -46,13 +69,35 @@ QString decimalProblem(DecimalError e, Field field)
     case DecimalError::Exponent:
     case DecimalError::Junk: break;
     }
-    return price ? NewInvoiceDialog::tr("Write the price as a plain number such as 49.90: a dot for decimals, no "
-                                        "thousands separators.")
-                 : NewInvoiceDialog::tr("Write the rate as a plain number such as 162.50: a dot for decimals, no "
-                                        "thousands separators.");
+    return price ? NewInvoiceDialog::tr("Write the price as a plain number such as %1: %2 for decimals, no "
+                                        "thousands separators.").arg(localExample("49.90"), decimalWord())
+                 : NewInvoiceDialog::tr("Write the rate as a plain number such as %1: %2 for decimals, no "
+                                        "thousands separators.").arg(localExample("162.50"), decimalWord());
 }
 
-bool looksLikeDecimalComma(const QString &s) { return s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.')); }
+// In a locale that writes a dot, "49,90" could mean 49.90 or 4990: refused, with the reason.
+bool looksLikeDecimalComma(const QString &s)
+{
+    return !commaLocale() && s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('.'));
+}
+
+// The price or the rate as typed: an exact positive decimal, or what is wrong with it in words.
+std::expected<Decimal, QString> typedPositive(const QString &typed, Field field)
+{
+    const bool price = field == Field::Price;
+    const QString text = typedDecimal(typed);
+    if (looksLikeDecimalComma(text))
+        return std::unexpected(
+            price ? NewInvoiceDialog::tr("Use a dot as the decimal separator in the price (49.90, not 49,90).")
+                  : NewInvoiceDialog::tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
+    auto value = Decimal::parse(text.toStdString());
+    if (!value)
+        return std::unexpected(decimalProblem(value.error(), field));
+    if (value->isZero())
+        return std::unexpected(price ? NewInvoiceDialog::tr("The price must be more than zero.")
+                                     : NewInvoiceDialog::tr("The rate must be more than zero."));
+    return *value;
+}
 
 void setError(QLabel *label, const QString &text)
 {
@@ -76,11 +121,49 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *outer = new QVBoxLayout(this);
     m_pages = new QStackedWidget(this);
     outer->addWidget(m_pages);
+    m_pages->addWidget(buildForm());    // FormPage
+    m_pages->addWidget(buildWaiting()); // WaitingPage
+    m_pages->addWidget(buildResult());  // ResultPage
+    connectForm();
+    updateModeWidgets();
+    m_pages->setCurrentIndex(FormPage);
+    resize(720, 460);
+}
 
-    // ---------------- form ----------------
+// The form: asset, order reference, the price (fiat and rate) or the crypto amount, what it comes to.
+QWidget *NewInvoiceDialog::buildForm()
+{
     auto *form = new QWidget(m_pages);
     auto *formLayout = new QVBoxLayout(form);
     auto *fields = new QFormLayout;
+    addAssetRows(fields, form);
+    addAmountRows(fields, form);
+    formLayout->addLayout(fields);
+    m_preview = new QLabel(form);
+    m_preview->setObjectName(QStringLiteral("preview"));
+    m_preview->setWordWrap(true);
+    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    formLayout->addWidget(m_preview);
+    m_error = new QLabel(form);
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
+    formLayout->addWidget(m_error);
+    formLayout->addStretch(1);
+    auto *formButtons = new QDialogButtonBox(form);
+    m_create = formButtons->addButton(tr("Create invoice"), QDialogButtonBox::AcceptRole);
+    m_create->setObjectName(QStringLiteral("create"));
+    m_create->setDefault(true);
+    formButtons->addButton(QDialogButtonBox::Cancel);
+    connect(formButtons, &QDialogButtonBox::accepted, this, &NewInvoiceDialog::submit);
+    connect(formButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    formLayout->addWidget(formButtons);
+
+    return form;
+}
+
+void NewInvoiceDialog::addAssetRows(QFormLayout *fields, QWidget *form)
+{
     m_asset = new QComboBox(form);
     m_asset->setObjectName(QStringLiteral("asset"));
     for (const Asset &a : AssetRegistry::instance().all()) {
@@ -114,19 +197,28 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     modes->addStretch(1);
     fields->addRow(tr("Pricing"), modes);
 
+}
+
+void NewInvoiceDialog::addAmountRows(QFormLayout *fields, QWidget *form)
+{
     m_fiatBox = new QWidget(form);
     auto *fiatGrid = new QGridLayout(m_fiatBox);
     fiatGrid->setContentsMargins(0, 0, 0, 0);
     m_fiatAmount = new QLineEdit(m_fiatBox);
     m_fiatAmount->setObjectName(QStringLiteral("fiatAmount"));
-    m_fiatAmount->setPlaceholderText(QStringLiteral("49.90")); // amounts take a dot in every language
-    m_currency = new QLineEdit(config.fiatCurrency, m_fiatBox);
+    // Amounts take the locale's decimal separator (and a dot), exactly as typed: the fields say so.
+    const QString howToType = tr("A plain number: %1 for decimals, no thousands separators. Taken exactly as typed.")
+                                  .arg(decimalWord());
+    m_fiatAmount->setPlaceholderText(localExample("49.90"));
+    m_fiatAmount->setToolTip(howToType);
+    m_currency = new QLineEdit(m_config.fiatCurrency, m_fiatBox);
     m_currency->setObjectName(QStringLiteral("currency"));
     m_currency->setMaxLength(3);
     m_currency->setMaximumWidth(m_currency->fontMetrics().horizontalAdvance(QStringLiteral("MMMMM")) + 16);
     m_rate = new QLineEdit(m_fiatBox);
     m_rate->setObjectName(QStringLiteral("rate"));
-    m_rate->setPlaceholderText(QStringLiteral("162.50"));
+    m_rate->setPlaceholderText(localExample("162.50"));
+    m_rate->setToolTip(howToType);
     m_rateLabel = new QLabel(m_fiatBox);
     m_fetchRate = new QPushButton(QIcon(QStringLiteral(":/icons/refresh.svg")), tr("Fetch rate"), m_fiatBox);
     m_fetchRate->setObjectName(QStringLiteral("fetchRate"));
@@ -144,36 +236,18 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     cryptoRow->setContentsMargins(0, 0, 0, 0);
     m_cryptoAmount = new QLineEdit(m_cryptoBox);
     m_cryptoAmount->setObjectName(QStringLiteral("cryptoAmount"));
-    m_cryptoAmount->setPlaceholderText(QStringLiteral("0.05"));
+    m_cryptoAmount->setPlaceholderText(localExample("0.05"));
+    m_cryptoAmount->setToolTip(howToType);
     m_cryptoUnit = new QLabel(m_cryptoBox);
     cryptoRow->addWidget(new QLabel(tr("Amount"), m_cryptoBox));
     cryptoRow->addWidget(m_cryptoAmount, 1);
     cryptoRow->addWidget(m_cryptoUnit);
     fields->addRow(m_cryptoBox);
-    formLayout->addLayout(fields);
+}
 
-    m_preview = new QLabel(form);
-    m_preview->setObjectName(QStringLiteral("preview"));
-    m_preview->setWordWrap(true);
-    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    formLayout->addWidget(m_preview);
-    m_error = new QLabel(form);
-    m_error->setObjectName(QStringLiteral("error"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #c62828;"));
-    formLayout->addWidget(m_error);
-    formLayout->addStretch(1);
-    auto *formButtons = new QDialogButtonBox(form);
-    m_create = formButtons->addButton(tr("Create invoice"), QDialogButtonBox::AcceptRole);
-    m_create->setObjectName(QStringLiteral("create"));
-    m_create->setDefault(true);
-    formButtons->addButton(QDialogButtonBox::Cancel);
-    connect(formButtons, &QDialogButtonBox::accepted, this, &NewInvoiceDialog::submit);
-    connect(formButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    formLayout->addWidget(formButtons);
-    m_pages->addWidget(form);
-
-    // ---------------- waiting ----------------
+// While the engine creates the invoice.
+QWidget *NewInvoiceDialog::buildWaiting()
+{
     auto *waiting = new QWidget(m_pages);
     auto *waitingLayout = new QVBoxLayout(waiting);
     m_waiting = new QLabel(waiting);
@@ -183,9 +257,13 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *waitingButtons = new QDialogButtonBox(QDialogButtonBox::Close, waiting);
     connect(waitingButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     waitingLayout->addWidget(waitingButtons);
-    m_pages->addWidget(waiting);
 
-    // ---------------- result ----------------
+    return waiting;
+}
+
+// The created invoice: the QR code beside the amount, address, countdown and payment link.
+QWidget *NewInvoiceDialog::buildResult()
+{
     auto *result = new QWidget(m_pages);
     auto *resultLayout = new QVBoxLayout(result);
     m_resultTitle = new QLabel(result);
@@ -198,6 +276,20 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     m_qr = new QrCodeWidget(result);
     m_qr->setObjectName(QStringLiteral("qr"));
     columns->addWidget(m_qr, 1);
+    columns->addLayout(buildResultFacts(result), 1);
+    resultLayout->addLayout(columns, 1);
+    auto *resultButtons = new QDialogButtonBox(result);
+    auto *another = resultButtons->addButton(tr("Another invoice"), QDialogButtonBox::ActionRole);
+    resultButtons->addButton(QDialogButtonBox::Close);
+    connect(another, &QPushButton::clicked, this, &NewInvoiceDialog::startOver);
+    connect(resultButtons, &QDialogButtonBox::rejected, this, &QDialog::accept);
+    resultLayout->addWidget(resultButtons);
+
+    return result;
+}
+
+QVBoxLayout *NewInvoiceDialog::buildResultFacts(QWidget *result)
+{
     auto *info = new QVBoxLayout;
     info->addWidget(new QLabel(tr("Amount to pay"), result));
     m_amount = new QLabel(result);
@@ -240,16 +332,6 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
     auto *copyUri = copyButton(tr("Copy payment link"), result);
     info->addWidget(copyUri, 0, Qt::AlignLeft);
     info->addStretch(1);
-    columns->addLayout(info, 1);
-    resultLayout->addLayout(columns, 1);
-    auto *resultButtons = new QDialogButtonBox(result);
-    auto *another = resultButtons->addButton(tr("Another invoice"), QDialogButtonBox::ActionRole);
-    resultButtons->addButton(QDialogButtonBox::Close);
-    connect(another, &QPushButton::clicked, this, &NewInvoiceDialog::startOver);
-    connect(resultButtons, &QDialogButtonBox::rejected, this, &QDialog::accept);
-    resultLayout->addWidget(resultButtons);
-    m_pages->addWidget(result);
-
     connect(copyAmount, &QPushButton::clicked, this, [this] {
         if (!m_created)
             return;
@@ -267,6 +349,12 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
         Q_EMIT message(tr("Payment link copied"));
     });
 
+    return info;
+}
+
+// The form's fields revalidate as they change; the currency is upper case; Fetch rate asks the source.
+void NewInvoiceDialog::connectForm()
+{
     for (QLineEdit *e : {m_fiatAmount, m_currency, m_rate, m_cryptoAmount})
         connect(e, &QLineEdit::textChanged, this, &NewInvoiceDialog::revalidate);
     connect(m_currency, &QLineEdit::textEdited, this, [this](const QString &t) {
@@ -295,9 +383,6 @@ NewInvoiceDialog::NewInvoiceDialog(const Config &config, Clock *clock, QWidget *
             self->m_rate->setText(*rate);
         });
     });
-    updateModeWidgets();
-    m_pages->setCurrentIndex(FormPage);
-    resize(720, 460);
 }
 
 void NewInvoiceDialog::setRateFetcher(RateFetcher fetcher)
@@ -359,31 +444,21 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
     if (!asset)
         return std::unexpected(tr("Choose an asset."));
     if (m_byFiat->isChecked()) {
-        const QString amountText = m_fiatAmount->text().trimmed();
-        if (looksLikeDecimalComma(amountText))
-            return std::unexpected(tr("Use a dot as the decimal separator in the price (49.90, not 49,90)."));
-        auto fiat = Decimal::parse(amountText.toStdString());
+        const auto fiat = typedPositive(m_fiatAmount->text(), Field::Price);
         if (!fiat)
-            return std::unexpected(decimalProblem(fiat.error(), Field::Price));
-        if (fiat->isZero())
-            return std::unexpected(tr("The price must be more than zero."));
+            return std::unexpected(fiat.error());
         static const QRegularExpression currencyCode(QStringLiteral("^[A-Z]{3}$"));
         if (!currencyCode.match(m_currency->text().trimmed()).hasMatch())
             return std::unexpected(tr("The currency is a three-letter code such as USD or EUR."));
-        const QString rateText = m_rate->text().trimmed();
-        if (looksLikeDecimalComma(rateText))
-            return std::unexpected(tr("Use a dot as the decimal separator in the rate (162.50, not 162,50)."));
-        auto rate = Decimal::parse(rateText.toStdString());
+        const auto rate = typedPositive(m_rate->text(), Field::Rate);
         if (!rate)
-            return std::unexpected(decimalProblem(rate.error(), Field::Rate));
-        if (rate->isZero())
-            return std::unexpected(tr("The rate must be more than zero."));
+            return std::unexpected(rate.error());
         auto due = fiatToAtomic(*fiat, *rate, asset->decimals);
         if (!due)
             return std::unexpected(tr("That price is too large for one invoice at this rate."));
         return *due;
     }
-    const QString text = m_cryptoAmount->text().trimmed();
+    const QString text = typedDecimal(m_cryptoAmount->text());
     if (looksLikeDecimalComma(text))
         return std::unexpected(tr("Use a dot as the decimal separator (0.05, not 0,05)."));
     auto amount = parseAmount(text.toStdString(), asset->decimals);
@@ -398,8 +473,8 @@ std::expected<Atomic, QString> NewInvoiceDialog::amountDue() const
         case AmountError::Exponent:
         case AmountError::Junk: break;
         }
-        return std::unexpected(tr("Write the amount as a plain number such as 0.05: a dot for decimals, no "
-                                  "thousands separators."));
+        return std::unexpected(tr("Write the amount as a plain number such as %1: %2 for decimals, no "
+                                  "thousands separators.").arg(localExample("0.05"), decimalWord()));
     }
     if (*amount == 0)
         return std::unexpected(tr("The amount must be more than zero."));
@@ -420,11 +495,11 @@ std::expected<CreateInvoiceRequest, QString> NewInvoiceDialog::buildRequest() co
     r.asset = code;
     r.orderRef = m_orderRef->text().trimmed();
     if (m_byFiat->isChecked()) {
-        r.fiatAmount = m_fiatAmount->text().trimmed();
+        r.fiatAmount = typedDecimal(m_fiatAmount->text());
         r.fiatCurrency = m_currency->text().trimmed();
-        r.rate = m_rate->text().trimmed();
+        r.rate = typedDecimal(m_rate->text());
     } else {
-        r.cryptoAmount = m_cryptoAmount->text().trimmed();
+        r.cryptoAmount = typedDecimal(m_cryptoAmount->text());
     }
     return r;
 }

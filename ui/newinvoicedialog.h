@@ -15,11 +15,13 @@
 #include <optional>
 
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QRadioButton;
 class QStackedWidget;
+class QVBoxLayout;
 class QWidget;
 
 namespace sd::ui {
@@ -70,6 +72,14 @@ Q_SIGNALS:
     void message(const QString &text);
 
 private:
+    // The three pages and the form's wiring (the constructor, in order).
+    QWidget *buildForm();
+    void addAssetRows(QFormLayout *fields, QWidget *form);
+    void addAmountRows(QFormLayout *fields, QWidget *form);
+    QWidget *buildWaiting();
+    QWidget *buildResult();
+    QVBoxLayout *buildResultFacts(QWidget *result);
+    void connectForm();
     void revalidate();
     void updateModeWidgets();
     QString assetCode() const;

@@ -38,6 +38,20 @@ qint64 msOf(const QDate &d) { return d.startOfDay().toMSecsSinceEpoch(); }
 // Plotting only: the exact sum stays integral until here.
 double microsToUnits(quint64 micros) { return double(micros / 1'000'000) + double(micros % 1'000'000) / 1e6; }
 
+// One line over time on `chart`, without a legend.
+QLineSeries *addTimeLine(QChart *chart, QDateTimeAxis *x, QValueAxis *y, const QString &name)
+{
+    auto *series = new QLineSeries;
+    series->setName(name);
+    chart->addSeries(series);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    chart->legend()->hide();
+    return series;
+}
+
 } // namespace
 
 OverviewWidget::OverviewWidget(QWidget *parent) : QWidget(parent)
@@ -74,14 +88,7 @@ OverviewWidget::OverviewWidget(QWidget *parent) : QWidget(parent)
     m_refundX = new QDateTimeAxis;
     m_refundY = new QValueAxis;
     m_refundY->setLabelFormat(QStringLiteral("%d"));
-    m_refundSeries = new QLineSeries;
-    m_refundSeries->setName(tr("Pending items"));
-    m_refundChart->addSeries(m_refundSeries);
-    m_refundChart->addAxis(m_refundX, Qt::AlignBottom);
-    m_refundChart->addAxis(m_refundY, Qt::AlignLeft);
-    m_refundSeries->attachAxis(m_refundX);
-    m_refundSeries->attachAxis(m_refundY);
-    m_refundChart->legend()->hide();
+    m_refundSeries = addTimeLine(m_refundChart, m_refundX, m_refundY, tr("Pending items"));
     grid->addWidget(makeView(m_refundChart), 1, 0);
 
     // Median time from creation to settlement.
@@ -90,15 +97,8 @@ OverviewWidget::OverviewWidget(QWidget *parent) : QWidget(parent)
     m_medianX = new QDateTimeAxis;
     m_medianY = new QValueAxis;
     m_medianY->setTitleText(tr("minutes"));
-    m_medianSeries = new QLineSeries;
-    m_medianSeries->setName(tr("Median"));
+    m_medianSeries = addTimeLine(m_medianChart, m_medianX, m_medianY, tr("Median"));
     m_medianSeries->setPointsVisible(true);
-    m_medianChart->addSeries(m_medianSeries);
-    m_medianChart->addAxis(m_medianX, Qt::AlignBottom);
-    m_medianChart->addAxis(m_medianY, Qt::AlignLeft);
-    m_medianSeries->attachAxis(m_medianX);
-    m_medianSeries->attachAxis(m_medianY);
-    m_medianChart->legend()->hide();
     grid->addWidget(makeView(m_medianChart), 1, 1);
 
     applyPalette();
@@ -160,7 +160,16 @@ void OverviewWidget::setTimeRange(QDateTimeAxis *axis, qint64 fromMs, qint64 toM
 
 void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency, qint64 nowMs)
 {
-    // ---- settled volume ----
+    showVolume(stats, currency);
+    showStates(stats);
+    showRefundQueue(stats, nowMs);
+    showMedian(stats);
+    showSummary(stats, currency);
+}
+
+// Settled volume per day (or week) and asset, in the fiat currency.
+void OverviewWidget::showVolume(const InvoiceStats &stats, const QString &currency)
+{
     m_volumeY->setTitleText(currency);
     const QStringList assets = ChartData::volumeAssets(stats);
     for (auto it = m_volume.begin(); it != m_volume.end(); ++it)
@@ -181,8 +190,11 @@ void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency
     m_volumeChart->setTitle(stats.weekly ? tr("Settled volume per week (%1)").arg(currency)
                                          : tr("Settled volume per day (%1)").arg(currency));
     fitAxis(m_volumeY, volumeMax);
+}
 
-    // ---- invoices by state ----
+// Invoices by final state, and the open ones.
+void OverviewWidget::showStates(const InvoiceStats &stats)
+{
     const int open = ChartData::openCount(stats.states);
     struct Slice
     {
@@ -209,8 +221,11 @@ void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency
         s->setColor(slices[i].color);
         s->setBorderColor(palette().color(QPalette::Base));
     }
+}
 
-    // ---- refund queue size ----
+// The refund queue's size as steps from its first change to now.
+void OverviewWidget::showRefundQueue(const InvoiceStats &stats, qint64 nowMs)
+{
     const QList<QPair<QDate, int>> steps = ChartData::refundQueueSize(stats);
     QList<QPointF> stepPoints;
     int size = 0, maxSize = 0;
@@ -228,8 +243,11 @@ void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency
     setTimeRange(m_refundX, from, nowMs, stats.refundWeekly);
     m_refundY->setRange(0, std::max(4, maxSize + 1));
     m_refundY->setTickCount(std::min(std::max(4, maxSize + 1), 6) + 1);
+}
 
-    // ---- median time to settle ----
+// Median minutes from creation to settlement.
+void OverviewWidget::showMedian(const InvoiceStats &stats)
+{
     QList<QPointF> medianPoints;
     double medianMax = 0;
     for (auto it = stats.medianSeconds.begin(); it != stats.medianSeconds.end(); ++it) {
@@ -242,8 +260,12 @@ void OverviewWidget::setStats(const InvoiceStats &stats, const QString &currency
         setTimeRange(m_medianX, msOf(stats.medianSeconds.firstKey()), msOf(stats.medianSeconds.lastKey()), stats.weekly);
     fitAxis(m_medianY, medianMax);
     m_medianChart->setTitle(stats.weekly ? tr("Median time to settle per week") : tr("Median time to settle per day"));
+}
 
-    // ---- summary line ----
+void OverviewWidget::showSummary(const InvoiceStats &stats, const QString &currency)
+{
+    const QLocale locale;
+    const int open = ChartData::openCount(stats.states);
     const quint64 whole = stats.volumeMicros / 1'000'000, cents = (stats.volumeMicros % 1'000'000) / 10'000;
     QString summary = tr("Invoices: %1 · open: %2 · settled: %3 %4 · pending refunds: %5")
                           .arg(locale.toString(stats.total), locale.toString(open),

@@ -32,6 +32,12 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    // setStats' charts, one each, and the summary line.
+    void showVolume(const InvoiceStats &stats, const QString &currency);
+    void showStates(const InvoiceStats &stats);
+    void showRefundQueue(const InvoiceStats &stats, qint64 nowMs);
+    void showMedian(const InvoiceStats &stats);
+    void showSummary(const InvoiceStats &stats, const QString &currency);
     QChartView *makeView(QChart *chart);
     void applyPalette();
     QLineSeries *volumeSeries(const QString &asset);

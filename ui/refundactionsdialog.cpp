@@ -47,10 +47,30 @@ RefundActionsDialog::RefundActionsDialog(const QList<RefundItem> &items, bool ca
 
 void RefundActionsDialog::build(Action action)
 {
-    const RefundItem &item = m_item;
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
     layout->addLayout(form);
+    describeItems(form);
+    m_validation = new QLabel(this);
+    m_validation->setWordWrap(true);
+    m_quote = new QLabel(this);
+    m_quote->setWordWrap(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    addActionRows(action, form, buttons);
+    connect(m_primary, &QPushButton::clicked, this, &RefundActionsDialog::onPrimary);
+    layout->addWidget(buttons);
+    // Wide enough for a whole Monero address (95 characters) and the fee sentence on two lines at most.
+    if (m_address)
+        m_address->setMinimumWidth(m_address->fontMetrics().horizontalAdvance(QString(96, QLatin1Char('8'))) + 16);
+    m_quote->setMinimumWidth(fontMetrics().averageCharWidth() * 60);
+    revalidate();
+}
+
+// The item, or the items refunded together and their sum.
+void RefundActionsDialog::describeItems(QFormLayout *form)
+{
+    const RefundItem &item = m_item;
     if (m_items.size() > 1) {
         QStringList parts;
         for (const RefundItem &it : std::as_const(m_items))
@@ -63,13 +83,12 @@ void RefundActionsDialog::build(Action action)
         form->addRow(tr("Item:"), new QLabel(tr("#%1, %2 (%3)").arg(item.id).arg(money(item.amount, item.asset),
                                                                              QString::fromLatin1(name(item.reason).data()))));
     }
-    m_validation = new QLabel(this);
-    m_validation->setWordWrap(true);
-    m_quote = new QLabel(this);
-    m_quote->setWordWrap(true);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
 
+// The action's own rows (address, txid and fee, reason, or what it will do) and its primary button.
+void RefundActionsDialog::addActionRows(Action action, QFormLayout *form, QDialogButtonBox *buttons)
+{
+    const RefundItem &item = m_item;
     switch (action) {
     case Action::Approve:
         setWindowTitle(tr("Refund"));
@@ -127,13 +146,6 @@ void RefundActionsDialog::build(Action action)
         connect(m_reason, &QLineEdit::textChanged, this, &RefundActionsDialog::revalidate);
         break;
     }
-    connect(m_primary, &QPushButton::clicked, this, &RefundActionsDialog::onPrimary);
-    layout->addWidget(buttons);
-    // Wide enough for a whole Monero address (95 characters) and the fee sentence on two lines at most.
-    if (m_address)
-        m_address->setMinimumWidth(m_address->fontMetrics().horizontalAdvance(QString(96, QLatin1Char('8'))) + 16);
-    m_quote->setMinimumWidth(fontMetrics().averageCharWidth() * 60);
-    revalidate();
 }
 
 void RefundActionsDialog::setNetwork(ChainNetwork network)

@@ -9,6 +9,7 @@
 #include <QDialog>
 
 class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -48,6 +49,8 @@ signals:
 
 private:
     void build(Action action);
+    void describeItems(QFormLayout *form);
+    void addActionRows(Action action, QFormLayout *form, QDialogButtonBox *buttons);
     void revalidate();
     void onPrimary();
 

@@ -1,6 +1,7 @@
 #include "refundspage.h"
 
 #include "displaytext.h"
+#include "listview.h"
 #include "refundtablemodel.h"
 
 #include <QAction>
@@ -106,13 +107,7 @@ QTableView *RefundsPage::makeTable(RefundTableModel *model, const QString &objec
     table->setModel(proxy);
     table->setSortingEnabled(true);
     table->sortByColumn(RefundTableModel::QueuedColumn, Qt::AscendingOrder); // oldest first: a queue
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setAlternatingRowColors(true);
-    table->setWordWrap(false);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 12);
+    setUpListView(table, fontMetrics().height() + 12);
     QHeaderView *header = table->horizontalHeader();
     header->setSectionsMovable(true);
     header->setStretchLastSection(true);

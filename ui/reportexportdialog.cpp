@@ -64,6 +64,39 @@ ReportExportDialog::ReportExportDialog(const QString &databaseUrl, const QString
 {
     setWindowTitle(tr("Export settlement report"));
 
+    QFormLayout *form = buildForm();
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("progressBar"));
+    m_progress->setRange(0, ProgressSteps);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    m_status = new QLabel(tr("Invoices are selected by the day they were created (UTC); both days are included."), this);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
+    m_status->setWordWrap(true);
+
+    auto *buttons = new QDialogButtonBox(this);
+    m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setDefault(true);
+    m_cancel = buttons->addButton(QDialogButtonBox::Close);
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+
+    connect(m_browse, &QPushButton::clicked, this, &ReportExportDialog::browse);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ReportExportDialog::formatChanged);
+    connect(m_export, &QPushButton::clicked, this, &ReportExportDialog::startExport);
+    // While exporting the button cancels the export and the dialog stays; otherwise it closes the dialog.
+    connect(m_cancel, &QPushButton::clicked, this, [this] { isExporting() ? cancelExport() : reject(); });
+}
+
+// The range, the filters, the format and the file, one form row each.
+QFormLayout *ReportExportDialog::buildForm()
+{
     const QDate today = QDateTime::currentDateTimeUtc().date();
     m_from = new QDateEdit(QDate(today.year(), today.month(), 1), this);
     m_to = new QDateEdit(today, this);
@@ -106,15 +139,6 @@ ReportExportDialog::ReportExportDialog(const QString &databaseUrl, const QString
     outputRow->addWidget(m_output, 1);
     outputRow->addWidget(m_browse);
 
-    m_progress = new QProgressBar(this);
-    m_progress->setObjectName(QStringLiteral("progressBar"));
-    m_progress->setRange(0, ProgressSteps);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(false);
-    m_status = new QLabel(tr("Invoices are selected by the day they were created (UTC); both days are included."), this);
-    m_status->setObjectName(QStringLiteral("statusLabel"));
-    m_status->setWordWrap(true);
-
     auto *form = new QFormLayout;
     form->addRow(tr("From:"), m_from);
     form->addRow(tr("To:"), m_to);
@@ -123,24 +147,7 @@ ReportExportDialog::ReportExportDialog(const QString &databaseUrl, const QString
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("File:"), outputRow);
 
-    auto *buttons = new QDialogButtonBox(this);
-    m_export = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
-    m_export->setObjectName(QStringLiteral("exportButton"));
-    m_export->setDefault(true);
-    m_cancel = buttons->addButton(QDialogButtonBox::Close);
-    m_cancel->setObjectName(QStringLiteral("cancelButton"));
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
-    layout->addWidget(buttons);
-
-    connect(m_browse, &QPushButton::clicked, this, &ReportExportDialog::browse);
-    connect(m_format, &QComboBox::currentIndexChanged, this, &ReportExportDialog::formatChanged);
-    connect(m_export, &QPushButton::clicked, this, &ReportExportDialog::startExport);
-    // While exporting the button cancels the export and the dialog stays; otherwise it closes the dialog.
-    connect(m_cancel, &QPushButton::clicked, this, [this] { isExporting() ? cancelExport() : reject(); });
+    return form;
 }
 
 ReportExportDialog::~ReportExportDialog()

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QDateEdit;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -49,6 +50,7 @@ Q_SIGNALS:
     void exportFinished(const QString &path); // a report was written completely
 
 private:
+    QFormLayout *buildForm();
     void browse();
     void formatChanged();
     void finished();

@@ -2,21 +2,19 @@
 
 #include "asset.h"
 #include "connectiontestrow.h"
+#include "setupwizardparts.h"
 #include "decimal.h"
 #include "displaytext.h"
 #include "secretwriter.h"
 #include "storeurl.h"
 #include "uiresources.h"
 
-#include <QFile>
-#include <QFileDialog>
 #include <QMetaMethod>
 
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -26,27 +24,12 @@
 
 namespace sd::ui {
 
+using wizardparts::CheckedPage;
+using wizardparts::line;
+
 namespace {
 
 const QString SqlitePrefix = QStringLiteral("sqlite:");
-
-QLineEdit *line(const QString &objectName, const QString &text, QWidget *parent)
-{
-    auto *e = new QLineEdit(text, parent);
-    e->setObjectName(objectName);
-    return e;
-}
-
-// A page whose Next/Finish asks the wizard first: its problems, shown on the page, keep it open.
-class CheckedPage : public QWizardPage
-{
-public:
-    CheckedPage(std::function<bool()> check, QWidget *parent) : QWizardPage(parent), m_check(std::move(check)) {}
-    bool validatePage() override { return m_check(); }
-
-private:
-    std::function<bool()> m_check;
-};
 
 QString fromConfigUrl(const QString &url)
 {
@@ -90,16 +73,7 @@ void SetupWizard::setSecretWriter(SecretWriter *writer)
     m_batch->setWriter(writer);
 }
 
-void SetupWizard::setCookieFiles(const QStringList &files)
-{
-    WalletForm &btc = m_wallets[QStringLiteral("BTC")];
-    const QString current = btc.cookie->currentText();
-    btc.cookie->clear();
-    btc.cookie->addItems(files);
-    btc.cookie->setEditText(current.isEmpty() && !files.isEmpty() ? files.first() : current);
-}
-
-QLabel *SetupWizard::errorLabel(QWizardPage *page)
+void SetupWizard::addErrorLabel(QWizardPage *page, QBoxLayout *layout, int id)
 {
     auto *errors = new QLabel(page);
     errors->setObjectName(QStringLiteral("errors"));
@@ -107,7 +81,8 @@ QLabel *SetupWizard::errorLabel(QWizardPage *page)
     errors->setTextFormat(Qt::PlainText);
     errors->setStyleSheet(QStringLiteral("color: #c62828;"));
     errors->hide();
-    return errors;
+    m_errors[id] = errors;
+    layout->addWidget(errors);
 }
 
 QWizardPage *SetupWizard::buildDatabase()
@@ -119,16 +94,15 @@ QWizardPage *SetupWizard::buildDatabase()
     auto *layout = new QVBoxLayout(page);
     m_testNetwork = new QCheckBox(tr("&Try it first without money: a private test network on this computer"), page);
     m_testNetwork->setObjectName(QStringLiteral("useTestNetwork"));
-    m_testNetworkNote = new QLabel(tr("Settledesk starts a local Monero test network (Debian package monero) with a "
-                                      "shop wallet and a customer wallet that pays your test invoices. Its records "
-                                      "are kept apart from your own; nothing here is saved. Later: settledesk --demo."),
-                                   page);
+    // Offered on a first start only (setTestNetworkOffered): from the menu the dashboard already runs on this
+    // configuration, so the note says how to try the test network instead.
+    m_testNetworkNote = new QLabel(page);
+    m_testNetworkNote->setObjectName(QStringLiteral("testNetworkNote"));
     m_testNetworkNote->setWordWrap(true);
     m_testNetworkNote->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(m_testNetwork);
     layout->addWidget(m_testNetworkNote);
-    m_testNetwork->hide();
-    m_testNetworkNote->hide();
+    setTestNetworkOffered(false);
     const bool pg = isPostgres(m_original.databaseUrl);
     m_sqlite = new QRadioButton(tr("&SQLite file on this computer (recommended for one desk)"), page);
     m_sqlite->setObjectName(QStringLiteral("useSqlite"));
@@ -180,8 +154,7 @@ QWizardPage *SetupWizard::buildDatabase()
         Q_EMIT connectionCheckRequested(m_dbTest->begin(), r);
     });
     layout->addStretch(1);
-    m_errors[DatabasePage] = errorLabel(page);
-    layout->addWidget(m_errors[DatabasePage]);
+    addErrorLabel(page, layout, DatabasePage);
     return page;
 }
 
@@ -202,117 +175,7 @@ QWizardPage *SetupWizard::buildAssets()
         m_accept.insert(code, box);
     }
     layout->addStretch(1);
-    m_errors[AssetsPage] = errorLabel(page);
-    layout->addWidget(m_errors[AssetsPage]);
-    return page;
-}
-
-QWizardPage *SetupWizard::buildWallet(const QString &asset)
-{
-    const int id = asset == QLatin1String("XMR") ? MoneroPage : asset == QLatin1String("BTC") ? BitcoinPage : TokenPage;
-    auto *page = new CheckedPage([this, id] { return showProblems(id); }, this);
-    const QString key = asset.toLower();
-    AssetConfig c;
-    c.asset = asset;
-    if (const AssetConfig *existing = m_original.asset(asset))
-        c = *existing;
-    WalletForm f;
-    f.asset = asset;
-    auto *layout = new QVBoxLayout(page);
-    auto *form = new QFormLayout;
-    layout->addLayout(form);
-    f.url = line(key + QStringLiteral("Url"), c.walletRpcUrl, page);
-    f.url->setPlaceholderText(SettingsDialog::urlExample(asset));
-    if (f.url->text().isEmpty())
-        f.url->setText(SettingsDialog::urlExample(asset));
-    if (asset == QLatin1String("XMR")) {
-        page->setTitle(tr("Monero: your wallet RPC"));
-        page->setSubTitle(tr("monero-wallet-rpc with your shop's wallet open (--wallet-file) and a login "
-                             "(--rpc-login user:password). A view-only wallet works; refunds are then paid by hand."));
-        form->addRow(tr("Wallet RPC URL"), f.url);
-    } else if (asset == QLatin1String("BTC")) {
-        page->setTitle(tr("Bitcoin: Bitcoin Core"));
-        page->setSubTitle(tr("Bitcoin Core's RPC with your shop's wallet: /wallet/NAME at the end of the URL. "
-                             "The login is its cookie file, or rpcuser and rpcpassword."));
-        form->addRow(tr("Wallet RPC URL"), f.url);
-    } else {
-        page->setTitle(tr("USDT: an Ethereum node"));
-        page->setSubTitle(tr("An Ethereum node's JSON-RPC and the token contract. Each invoice gets one of your own "
-                             "receive addresses from a pool: a text file with one address a line."));
-        form->addRow(tr("Node URL"), f.url);
-    }
-    if (const QStringList networks = AssetConfig::networks(asset); !networks.isEmpty()) {
-        f.network = new QComboBox(page);
-        f.network->setObjectName(key + QStringLiteral("Network"));
-        for (const QString &n : networks)
-            f.network->addItem(n, n);
-        f.network->setCurrentIndex(std::max(0, int(networks.indexOf(c.network))));
-        form->addRow(tr("Network"), f.network);
-    }
-    f.user = line(key + QStringLiteral("User"), c.walletRpcUser, page);
-    f.password = line(key + QStringLiteral("Password"), QString(), page);
-    f.password->setEchoMode(QLineEdit::Password);
-    f.password->setPlaceholderText(tr("stored in the system keychain"));
-    if (asset == QLatin1String("BTC")) {
-        f.cookie = new QComboBox(page);
-        f.cookie->setObjectName(QStringLiteral("btcCookie"));
-        f.cookie->setEditable(true);
-        f.cookie->setEditText(c.cookieFile);
-        f.cookie->setToolTip(tr("Bitcoin Core writes .cookie into its data directory when it starts; used when no user is given."));
-        form->addRow(tr("Cookie file"), f.cookie);
-        form->addRow(tr("…or user"), f.user);
-    } else {
-        form->addRow(tr("User"), f.user);
-    }
-    form->addRow(tr("Password"), f.password);
-    if (asset == QLatin1String("XMR")) {
-        f.account = new QSpinBox(page);
-        f.account->setObjectName(QStringLiteral("xmrAccount"));
-        f.account->setRange(0, 1'000'000);
-        f.account->setValue(int(c.accountIndex));
-        form->addRow(tr("Account index"), f.account);
-    }
-    if (asset == QLatin1String("USDT")) {
-        f.tokenContract = line(QStringLiteral("usdtTokenContract"), c.tokenContract, page);
-        f.tokenContract->setPlaceholderText(QStringLiteral("0x…"));
-        form->addRow(tr("Token contract"), f.tokenContract);
-        m_poolFile = line(QStringLiteral("usdtPoolFile"), c.addressPoolFile, page);
-        m_poolFile->setPlaceholderText(tr("a text file, one address a line"));
-        auto *browse = new QPushButton(tr("&Browse…"), page);
-        browse->setObjectName(QStringLiteral("usdtPoolBrowse"));
-        auto *row = new QHBoxLayout;
-        row->addWidget(m_poolFile, 1);
-        row->addWidget(browse);
-        form->addRow(tr("Receive addresses"), row);
-        m_poolStatus = new QLabel(page);
-        m_poolStatus->setObjectName(QStringLiteral("usdtPoolStatus"));
-        m_poolStatus->setWordWrap(true);
-        m_poolStatus->setTextFormat(Qt::PlainText);
-        form->addRow(QString(), m_poolStatus);
-        connect(browse, &QPushButton::clicked, this, [this] {
-            const QString file = QFileDialog::getOpenFileName(this, tr("Receive addresses for USDT"), m_poolFile->text(),
-                                                              tr("Address lists (*.txt *.csv);;All files (*)"));
-            if (!file.isEmpty())
-                m_poolFile->setText(file);
-        });
-        connect(m_poolFile, &QLineEdit::textChanged, this, &SetupWizard::showPoolStatus);
-        showPoolStatus();
-    }
-    f.test = new ConnectionTestRow(key + QStringLiteral("Test"), page);
-    form->addRow(f.test); // in the form: a result of two lines gets its height there
-    ConnectionTestRow *test = f.test;
-    connect(test, &ConnectionTestRow::testRequested, this, [this, asset, test] {
-        Q_EMIT connectionCheckRequested(test->begin(), walletRequest(m_wallets.value(asset)));
-    });
-    for (QLineEdit *e : {f.url, f.user, f.password})
-        connect(e, &QLineEdit::textEdited, test, [test] {
-            if (!test->isRunning())
-                test->clear();
-        });
-    layout->addStretch(1);
-    m_errors[id] = errorLabel(page);
-    layout->addWidget(m_errors[id]);
-    m_wallets.insert(asset, f);
+    addErrorLabel(page, layout, AssetsPage);
     return page;
 }
 
@@ -334,8 +197,7 @@ QWizardPage *SetupWizard::buildOperator()
     m_fiat->setEditText(m_original.fiatCurrency);
     form->addRow(tr("Fiat &currency"), m_fiat);
     layout->addStretch(1);
-    m_errors[OperatorPage] = errorLabel(page);
-    layout->addWidget(m_errors[OperatorPage]);
+    addErrorLabel(page, layout, OperatorPage);
     return page;
 }
 
@@ -406,8 +268,7 @@ QWizardPage *SetupWizard::buildRates()
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
     layout->addWidget(note);
-    m_errors[RatesPage] = errorLabel(page);
-    layout->addWidget(m_errors[RatesPage]);
+    addErrorLabel(page, layout, RatesPage);
     return page;
 }
 
@@ -428,7 +289,12 @@ bool SetupWizard::accepts(const QString &asset) const
 void SetupWizard::setTestNetworkOffered(bool offered)
 {
     m_testNetwork->setVisible(offered);
-    m_testNetworkNote->setVisible(offered);
+    m_testNetworkNote->setText(
+        offered ? tr("Settledesk starts a local Monero test network (Debian package monero) with a shop wallet and a "
+                     "customer wallet that pays your test invoices. Its records are kept apart from your own; nothing "
+                     "here is saved. Later: settledesk --demo.")
+                : tr("To try Settledesk without money, start it with settledesk --demo (scripts/run --demo): a "
+                     "private test network with records of its own. This assistant changes your own configuration."));
     if (!offered)
         m_testNetwork->setChecked(false);
 }
@@ -456,20 +322,6 @@ int SetupWizard::nextId() const
     case OperatorPage: return RatesPage;
     default: return -1;
     }
-}
-
-ConnectionCheckRequest SetupWizard::walletRequest(const WalletForm &form) const
-{
-    ConnectionCheckRequest r;
-    r.target = ConnectionCheckRequest::Wallet;
-    const Config c = config();
-    if (const AssetConfig *a = c.asset(form.asset))
-        r.wallet = *a;
-    r.wallet.enabled = true;
-    if (!form.password->text().isEmpty())
-        r.password = form.password->text();
-    r.passwordEnv = r.wallet.walletRpcPasswordEnv;
-    return r;
 }
 
 Config SetupWizard::config() const
@@ -663,48 +515,6 @@ void SetupWizard::deliverPoolImport(quint64 requestId, const PoolImportOutcome &
         return;
     }
     saveAndClose();
-}
-
-std::optional<AddressPoolFile> SetupWizard::readPoolFile(QStringList *problems) const
-{
-    const QString fileName = m_poolFile->text().trimmed();
-    if (fileName.isEmpty())
-        return std::nullopt;
-    QFile file(fileName);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        *problems << tr("USDT: cannot read the address list %1: %2").arg(fileName, file.errorString());
-        return std::nullopt;
-    }
-    AddressPoolFile pool = readAddressPool(QStringLiteral("USDT"), file);
-    constexpr int Shown = 5;
-    for (const AddressPoolProblem &p : pool.problems.mid(0, Shown))
-        *problems << (p.kind == AddressPoolProblem::ZeroAddress
-                          ? tr("Line %1: the zero address cannot receive payments.").arg(p.line)
-                          : tr("Line %1: \"%2\" is not a usable address: %3").arg(p.line).arg(p.text, p.reason));
-    if (pool.problems.size() > Shown)
-        *problems << tr("Further lines with problems: %1.").arg(pool.problems.size() - Shown);
-    if (!pool.problems.isEmpty())
-        *problems << tr("Nothing is imported from a list with a bad line: fix it, or choose another file.");
-    else if (pool.addresses.isEmpty())
-        *problems << tr("USDT: %1 lists no addresses.").arg(fileName);
-    if (!pool.importable())
-        return std::nullopt;
-    return pool;
-}
-
-void SetupWizard::showPoolStatus()
-{
-    QStringList problems;
-    const std::optional<AddressPoolFile> pool = readPoolFile(&problems);
-    if (pool)
-        m_poolStatus->setText(tr("Addresses found: %1. Finish adds them to the pool; addresses already there are skipped.")
-                                  .arg(pool->addresses.size()));
-    else if (problems.isEmpty())
-        m_poolStatus->setText(tr("No list chosen: USDT invoices need a free address from the pool. You can import "
-                                 "one later with settledesk addresses import --asset USDT FILE."));
-    else
-        m_poolStatus->setText(problems.join(QLatin1Char('\n')));
-    m_poolStatus->setStyleSheet(problems.isEmpty() ? QString() : QStringLiteral("color: #c62828;"));
 }
 
 void SetupWizard::saveAndClose()

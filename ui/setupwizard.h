@@ -23,6 +23,8 @@ class QLabel;
 class QLineEdit;
 class QRadioButton;
 class QSpinBox;
+class QBoxLayout;
+class QFormLayout;
 
 namespace sd::ui {
 
@@ -88,10 +90,15 @@ private:
     };
     QWizardPage *buildDatabase();
     QWizardPage *buildAssets();
-    QWizardPage *buildWallet(const QString &asset);
+    QWizardPage *buildWallet(const QString &asset); // setupwizardwallets.cpp, with the add*Rows below
+    void addPeerRows(WalletForm &f, const AssetConfig &c, QWizardPage *page, QFormLayout *form);
+    void addLoginRows(WalletForm &f, const AssetConfig &c, QWizardPage *page, QFormLayout *form);
+    void addTokenRows(WalletForm &f, const AssetConfig &c, QWizardPage *page, QFormLayout *form);
+    void addWalletTest(WalletForm &f, QWizardPage *page, QFormLayout *form);
     QWizardPage *buildOperator();
     QWizardPage *buildRates();
-    QLabel *errorLabel(QWizardPage *page);
+    // The page's problems label (hidden until there are some), at the end of `layout`, as m_errors[id].
+    void addErrorLabel(QWizardPage *page, QBoxLayout *layout, int id);
     bool showProblems(int id); // on page `id`; true when there are none
     bool accepts(const QString &asset) const;
     ConnectionCheckRequest walletRequest(const WalletForm &form) const;

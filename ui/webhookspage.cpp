@@ -1,4 +1,5 @@
 #include "webhookspage.h"
+#include "listview.h"
 
 #include <QHeaderView>
 #include <QHBoxLayout>
@@ -16,13 +17,25 @@ QTableView *makeView(QAbstractItemModel *model, QWidget *parent)
 {
     auto *view = new QTableView(parent);
     view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
+    setUpListView(view);
     view->horizontalHeader()->setHighlightSections(false);
     view->horizontalHeader()->setStretchLastSection(true);
+    return view;
+}
+
+// A pane of the page: a bold title over a table of `model`.
+QTableView *addPane(QSplitter *splitter, const QString &title, QAbstractItemModel *model)
+{
+    auto *pane = new QWidget(splitter);
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *label = new QLabel(title, pane);
+    label->setStyleSheet(QStringLiteral("font-weight: bold"));
+    layout->addWidget(label);
+    QTableView *view = makeView(model, pane);
+    layout->addWidget(view);
+    splitter->addWidget(pane);
     return view;
 }
 } // namespace
@@ -39,29 +52,12 @@ WebhooksPage::WebhooksPage(QWidget *parent)
     layout->addWidget(intro);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
-    auto *top = new QWidget(splitter);
-    auto *topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 0, 0, 0);
-    auto *endpointsLabel = new QLabel(tr("Endpoints"), top);
-    endpointsLabel->setStyleSheet(QStringLiteral("font-weight: bold"));
-    topLayout->addWidget(endpointsLabel);
-    m_endpointView = makeView(m_endpoints, top);
+    m_endpointView = addPane(splitter, tr("Endpoints"), m_endpoints);
     m_endpointView->setAccessibleName(tr("Webhook endpoints"));
     m_endpointView->horizontalHeader()->setSectionResizeMode(WebhookEndpointModel::Url, QHeaderView::Stretch);
     m_endpointView->horizontalHeader()->setStretchLastSection(false);
-    topLayout->addWidget(m_endpointView);
-
-    auto *bottom = new QWidget(splitter);
-    auto *bottomLayout = new QVBoxLayout(bottom);
-    bottomLayout->setContentsMargins(0, 0, 0, 0);
-    auto *deliveriesLabel = new QLabel(tr("Recent deliveries (of the selected endpoint, or of all)"), bottom);
-    deliveriesLabel->setStyleSheet(QStringLiteral("font-weight: bold"));
-    bottomLayout->addWidget(deliveriesLabel);
-    m_deliveryView = makeView(m_deliveries, bottom);
+    m_deliveryView = addPane(splitter, tr("Recent deliveries (of the selected endpoint, or of all)"), m_deliveries);
     m_deliveryView->setAccessibleName(tr("Webhook deliveries"));
-    bottomLayout->addWidget(m_deliveryView);
-    splitter->addWidget(top);
-    splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 3);
     layout->addWidget(splitter, 1);

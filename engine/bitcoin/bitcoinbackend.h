@@ -53,9 +53,10 @@ public:
 
     // The setup assistant's Test (bitcoincheck.cpp): getnetworkinfo on the node (is it Bitcoin Core, do the
     // credentials work), getblockchaininfo (its chain against config.network), getwalletinfo on the wallet
-    // URL (loaded, balance, private keys or watch-only). Bitcoin Core only (bcoin has no such node calls).
+    // URL (loaded, balance, private keys or watch-only). Bitcoin Core asks the node at the wallet URL's root;
+    // `options.nodeUrl` (bcoin, the tests' node: its node RPC on a port of its own) elsewhere.
     static void check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
-                      QObject *context, ConnectionCheckDone done);
+                      QObject *context, ConnectionCheckDone done, const Options &options = {});
     // Bitcoin Core's cookie files found where it writes them (~/.bitcoin and its network subfolders,
     // /var/lib/bitcoind, the snap's folder), below `home` (default: the user's home), existing ones only.
     static QStringList findCookieFiles(const QString &home = QString());

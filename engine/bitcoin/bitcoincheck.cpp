@@ -14,7 +14,6 @@ namespace {
 constexpr int WalletNotFound = -18;
 constexpr int WalletNotSpecified = -19;
 
-const QString Peer = QStringLiteral("Bitcoin Core");
 
 struct BitcoinCheck : ConnectionCheckRun<BitcoinWalletClient>
 {
@@ -62,10 +61,11 @@ QStringList BitcoinBackend::findCookieFiles(const QString &home)
 }
 
 void BitcoinBackend::check(const AssetConfig &config, const QString &password, QNetworkAccessManager *nam,
-                           QObject *context, ConnectionCheckDone done)
+                           QObject *context, ConnectionCheckDone done, const Options &options)
 {
     auto c = std::make_shared<BitcoinCheck>();
-    if (!c->begin(config, Peer, std::move(done)))
+    const QString peer = options.dialect == Dialect::Bcoin ? QStringLiteral("bcoin") : QStringLiteral("Bitcoin Core");
+    if (!c->begin(config, peer, std::move(done)))
         return;
     c->result.asset = QStringLiteral("BTC");
     c->result.expectedNetwork = config.network;
@@ -79,9 +79,10 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
     }
     BitcoinWalletClient::Options o;
     o.walletUrl = c->url;
+    // Bitcoin Core answers node calls at the root of the wallet's port; bcoin on a port of its own.
     QUrl node = c->url;
     node.setPath(QStringLiteral("/"));
-    o.nodeUrl = node;
+    o.nodeUrl = options.nodeUrl.isEmpty() ? node : options.nodeUrl;
     o.user = config.walletRpcUser;
     o.password = password;
     o.cookieFile = config.walletRpcUser.isEmpty() ? config.cookieFile : QString();
@@ -112,7 +113,10 @@ void BitcoinBackend::check(const AssetConfig &config, const QString &password, Q
                 if (!wallet)
                     return c->fail(wallet.error());
                 JsonReader r(*wallet, QStringLiteral("getwalletinfo"));
+                // Bitcoin Core names the wallet walletname, bcoin walletid.
                 c->result.walletName = r.stringOr(u"walletname");
+                if (c->result.walletName.isEmpty())
+                    c->result.walletName = r.stringOr(u"walletid");
                 if (const JsonValue *keys = wallet->find(u"private_keys_enabled"); keys && keys->type() == JsonValue::Type::Bool)
                     c->result.viewOnly = !keys->toBool();
                 if (const JsonValue *balance = wallet->find(u"balance"))

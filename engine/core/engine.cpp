@@ -172,7 +172,10 @@ void Engine::checkConnection(quint64 requestId, const ConnectionCheckRequest &re
         Q_EMIT connectionChecked(requestId, result);
     };
     if (request.target == ConnectionCheckRequest::Database) {
-        const QString password = request.password ? *request.password : readSecret(request.passwordEnv, QStringLiteral("database"));
+        // SQLite takes no password: no keychain to ask (it can stall on D-Bus), as for the pool import.
+        const bool postgres = request.databaseUrl.startsWith(QLatin1String("postgres"));
+        const QString password = request.password || !postgres ? request.password.value_or(QString())
+                                                                 : readSecret(request.passwordEnv, QStringLiteral("database"));
         return reply(ConnectionCheckResult::fromStoreCheck(Store::check(request.databaseUrl, password)));
     }
     // A context per test: its clients and network manager go when it answers (or with the engine).

@@ -38,6 +38,16 @@ using namespace sd;
 
 namespace {
 constexpr int Wait = 30000; // ms; a loaded 2-core machine
+
+// A test of `wallet` with `password` (the wallet RPC's, for Monero).
+ConnectionCheckRequest walletRequest(const AssetConfig &wallet, const QString &password = QString())
+{
+    ConnectionCheckRequest r;
+    r.target = ConnectionCheckRequest::Wallet;
+    r.wallet = wallet;
+    r.password = password;
+    return r;
+}
 } // namespace
 
 class TestConnectionCheck : public QObject
@@ -140,11 +150,8 @@ ConnectionCheckResult TestConnectionCheck::check(const ConnectionCheckRequest &r
 
 ConnectionCheckRequest TestConnectionCheck::moneroRequest(const QString &password) const
 {
-    ConnectionCheckRequest r;
-    r.target = ConnectionCheckRequest::Wallet;
-    r.wallet = m_rt->merchantConfig();
+    ConnectionCheckRequest r = walletRequest(m_rt->merchantConfig(), password);
     r.wallet.network = QStringLiteral("regtest");
-    r.password = password;
     return r;
 }
 
@@ -261,12 +268,10 @@ void TestConnectionCheck::moneroDaemonIsNotAWallet()
 
 void TestConnectionCheck::moneroInvalidUrlSaysSo()
 {
-    ConnectionCheckRequest request;
-    request.target = ConnectionCheckRequest::Wallet;
-    request.wallet.asset = QStringLiteral("XMR");
-    request.wallet.walletRpcUrl = QStringLiteral("127.0.0.1:18083");
-    request.password = QString();
-    const ConnectionCheckResult r = check(request);
+    AssetConfig wallet;
+    wallet.asset = QStringLiteral("XMR");
+    wallet.walletRpcUrl = QStringLiteral("127.0.0.1:18083");
+    const ConnectionCheckResult r = check(walletRequest(wallet));
     QCOMPARE(r.problem, ConnectionCheckResult::InvalidSetting);
     QVERIFY2(ui::CheckWords::describe(r).headline.contains(QStringLiteral("is not an http:// or https:// URL")),
              qPrintable(ui::CheckWords::describe(r).headline));
@@ -413,14 +418,12 @@ namespace {
 
 ConnectionCheckRequest usdtRequest(const QString &nodeUrl, const QString &contract)
 {
-    ConnectionCheckRequest r;
-    r.target = ConnectionCheckRequest::Wallet;
-    r.wallet.asset = QStringLiteral("USDT");
-    r.wallet.enabled = true;
-    r.wallet.walletRpcUrl = nodeUrl;
-    r.wallet.tokenContract = contract;
-    r.password = QString();
-    return r;
+    AssetConfig wallet;
+    wallet.asset = QStringLiteral("USDT");
+    wallet.enabled = true;
+    wallet.walletRpcUrl = nodeUrl;
+    wallet.tokenContract = contract;
+    return walletRequest(wallet);
 }
 
 } // namespace
@@ -544,10 +547,8 @@ void TestConnectionCheck::assistantConfiguresTheRealWalletFromScratch()
     // The saved configuration, with the keychain's password, is one the engine's own test accepts.
     auto loaded = Config::load(start.path);
     QVERIFY2(loaded, loaded ? "" : qPrintable(loaded.error()));
-    ConnectionCheckRequest again;
-    again.target = ConnectionCheckRequest::Wallet;
-    again.wallet = *loaded->asset(QStringLiteral("XMR"));
-    again.password = keychain->written.value(QStringLiteral("wallet/xmr"));
+    const ConnectionCheckRequest again = walletRequest(*loaded->asset(QStringLiteral("XMR")),
+                                                       keychain->written.value(QStringLiteral("wallet/xmr")));
     const ConnectionCheckResult r = check(again);
     QVERIFY2(r.ok(), qPrintable(r.detail));
     QCOMPARE(again.wallet.network, QStringLiteral("regtest"));

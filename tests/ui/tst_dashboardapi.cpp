@@ -11,6 +11,7 @@
 #include "invoicetablemodel.h"
 #include "mainwindow.h"
 #include "storetestsupport.h"
+#include "uifixture.h"
 
 #include <QApplication>
 #include <QJsonArray>
@@ -63,19 +64,10 @@ BackendFactory stubFactory()
 
 Config shop(const TestDatabase &db, const QString &listen)
 {
-    Config config;
-    config.databaseUrl = db.url();
+    Config config = uitest::stubShop(db.url());
     qputenv("SETTLEDESK_DASHAPI_TEST_PASSWORD", db.password().toUtf8());
     config.databasePasswordEnv = QStringLiteral("SETTLEDESK_DASHAPI_TEST_PASSWORD");
-    config.fiatCurrency = QStringLiteral("USD");
     config.notifications = false;
-    AssetConfig xmr;
-    xmr.asset = QStringLiteral("XMR");
-    xmr.enabled = true;
-    xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
-    xmr.minConfirmations = 1;
-    xmr.pollIntervalMs = 3'600'000;
-    config.assets << xmr;
     config.api.listen = listen;
     config.api.storeId = QStringLiteral("DashboardStore");
     qputenv("SETTLEDESK_DASHAPI_TEST_SEAL", "a sealing key for this test only");

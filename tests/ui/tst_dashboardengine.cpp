@@ -72,21 +72,10 @@ private:
     quint64 m_next = 0;
 };
 
-// A shop on a temporary SQLite file with one Monero wallet that is never contacted (the stub answers) and
-// polls only when asked.
+// A shop on a temporary SQLite file (uitest::stubShop).
 Config stubShop(const QTemporaryDir &dir, const QString &file)
 {
-    Config config;
-    config.databaseUrl = QStringLiteral("sqlite:") + dir.filePath(file);
-    config.fiatCurrency = QStringLiteral("USD");
-    AssetConfig xmr;
-    xmr.asset = QStringLiteral("XMR");
-    xmr.enabled = true;
-    xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
-    xmr.minConfirmations = 1;
-    xmr.pollIntervalMs = 3'600'000;
-    config.assets << xmr;
-    return config;
+    return uitest::stubShop(QStringLiteral("sqlite:") + dir.filePath(file));
 }
 
 BackendFactory stubFactory(std::shared_ptr<WalletState> wallet)

@@ -57,6 +57,19 @@ QList<qint64> ids(const M &model)
 
 } // namespace
 
+// The model as the list uses it: a window of `Window` rows, answered from the store, checked throughout by
+// QAbstractItemModelTester.
+struct PagedModel
+{
+    explicit PagedModel(Store &store, Clock *clock = nullptr) : model(clock)
+    {
+        model.setWindowLimit(Window);
+        answerFrom(store, model);
+    }
+    M model;
+    QAbstractItemModelTester tester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
+
 class TstInvoicePaging : public QObject
 {
     Q_OBJECT
@@ -157,10 +170,8 @@ void TstInvoicePaging::scroll(M &model, bool down)
 
 void TstInvoicePaging::fetchesDownAndBackUp()
 {
-    M model;
-    model.setWindowLimit(Window);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    answerFrom(*m_store, model);
+    PagedModel paged(*m_store);
+    M &model = paged.model;
     loadFirstPage(model);
     const QList<qint64> all = expected({});
     QCOMPARE(all.size(), Invoices);
@@ -187,10 +198,8 @@ void TstInvoicePaging::fetchesDownAndBackUp()
 
 void TstInvoicePaging::filterSearchAndSortAreTheDatabases()
 {
-    M model;
-    model.setWindowLimit(Window);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    answerFrom(*m_store, model);
+    PagedModel paged(*m_store);
+    M &model = paged.model;
     loadFirstPage(model);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
 
@@ -227,10 +236,8 @@ void TstInvoicePaging::filterSearchAndSortAreTheDatabases()
 
 void TstInvoicePaging::updateOfAnInvoiceNotLoaded()
 {
-    M model;
-    model.setWindowLimit(Window);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    answerFrom(*m_store, model);
+    PagedModel paged(*m_store);
+    M &model = paged.model;
     loadFirstPage(model);
     // Invoice 5 is far below the window (the newest 200). A payment to it is pushed: nothing shows, nothing
     // moves.
@@ -274,10 +281,8 @@ void TstInvoicePaging::updateOfAnInvoiceNotLoaded()
 
 void TstInvoicePaging::insertionAboveTheWindow()
 {
-    M model;
-    model.setWindowLimit(Window);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    answerFrom(*m_store, model);
+    PagedModel paged(*m_store);
+    M &model = paged.model;
     loadFirstPage(model);
     // At the top: a new invoice goes in first.
     SD_TRY(fresh, m_store->createInvoice(newInvoice(QStringLiteral("NEW-1"), QStringLiteral("new-addr-1"), 1000, 0, 0,
@@ -310,10 +315,8 @@ void TstInvoicePaging::insertionAboveTheWindow()
 void TstInvoicePaging::searchFindsAnInvoiceNeverLoaded()
 {
     ManualClock clock(T0 + std::chrono::minutes(Invoices + 5));
-    M model(&clock);
-    model.setWindowLimit(Window);
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    answerFrom(*m_store, model);
+    PagedModel paged(*m_store, &clock);
+    M &model = paged.model;
     InvoicesPage page(&model, &clock);
     page.resize(1200, 500);
     page.show();

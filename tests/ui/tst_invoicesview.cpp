@@ -23,10 +23,32 @@
 #include <QTableView>
 #include <QTest>
 
+#include <optional>
+
 using namespace sd;
 using namespace sd::ui;
 using namespace uitest;
 using M = InvoiceTableModel;
+
+namespace {
+
+// An invoices page over `rows` on a clock stopped at t0, shown at `width` by 500 pixels (the rows are in
+// the model before the page sees it).
+struct ShownPage
+{
+    explicit ShownPage(const QList<InvoiceRecord> &rows, int width = 1200) : model(&clock)
+    {
+        model.upsert(rows);
+        page.emplace(&model, &clock);
+        page->resize(width, 500);
+        page->show();
+    }
+    ManualClock clock{t0()};
+    M model;
+    std::optional<InvoicesPage> page;
+};
+
+} // namespace
 
 class TestInvoicesView : public QObject
 {
@@ -46,12 +68,10 @@ class TestInvoicesView : public QObject
 private Q_SLOTS:
     void tickRepaintsOnlyVisibleCountdownCells()
     {
-        ManualClock clock(t0());
-        M model(&clock);
-        model.upsert(invoices(300));
-        InvoicesPage page(&model, &clock);
-        page.resize(1200, 500);
-        page.show();
+        ShownPage shown(invoices(300));
+        ManualClock &clock = shown.clock;
+        M &model = shown.model;
+        InvoicesPage &page = *shown.page;
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         CountdownTicker ticker(&clock);
         ticker.watch(page.table(), &model);
@@ -96,12 +116,9 @@ private Q_SLOTS:
     // which repainted every creation date each second (InvoiceTableView corrects it).
     void tickRepaintStaysInsideTheCountdownColumn()
     {
-        ManualClock clock(t0());
-        M model(&clock);
-        model.upsert(invoices(300));
-        InvoicesPage page(&model, &clock);
-        page.resize(2400, 500); // wide enough that the column after the countdown is on screen
-        page.show();
+        ShownPage shown(invoices(300), 2400); // wide enough that the column after the countdown is on screen
+        M &model = shown.model;
+        InvoicesPage &page = *shown.page;
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QVERIFY(qobject_cast<InvoiceTableView *>(page.table()));
         QVERIFY(page.table()->horizontalHeader()->sectionViewportPosition(M::CreatedColumn) + 10
@@ -204,13 +221,10 @@ private Q_SLOTS:
 
     void updatesKeepSelectionAndScrollPosition()
     {
-        ManualClock clock(t0());
-        M model(&clock);
         QList<InvoiceRecord> all = invoices(200);
-        model.upsert(all);
-        InvoicesPage page(&model, &clock);
-        page.resize(1200, 500);
-        page.show();
+        ShownPage shown(all);
+        M &model = shown.model;
+        InvoicesPage &page = *shown.page;
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QVERIFY(page.selectInvoice(120));
         page.table()->verticalScrollBar()->setValue(60);
@@ -230,12 +244,9 @@ private Q_SLOTS:
 
     void newInvoicesAboveDoNotMoveWhatTheUserReads()
     {
-        ManualClock clock(t0());
-        M model(&clock);
-        model.upsert(invoices(200));
-        InvoicesPage page(&model, &clock);
-        page.resize(1200, 500);
-        page.show();
+        ShownPage shown(invoices(200));
+        M &model = shown.model;
+        InvoicesPage &page = *shown.page;
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         page.table()->verticalScrollBar()->setValue(50);
         const qint64 topId = model.index(page.table()->rowAt(0), 0).data(M::IdRole).toLongLong();

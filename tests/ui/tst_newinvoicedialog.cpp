@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QScopeGuard>
 #include <QTest>
 
 using namespace sd;
@@ -108,6 +109,33 @@ private Q_SLOTS:
         d.setCrypto(QStringLiteral("0.001"));
         QVERIFY(d.buildRequest().error().contains(QStringLiteral("No wallet is configured for Bitcoin")));
         QVERIFY(labelText(d, "error").contains(QStringLiteral("No wallet")));
+    }
+
+    // In German the price, the rate and an amount take the decimal comma (a dot too), exactly as typed; the
+    // request carries them with a dot. A comma and a dot together (1.000,50) are refused in words.
+    void germanTakesTheDecimalComma()
+    {
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+        const auto restore = qScopeGuard([before] { QLocale::setDefault(before); });
+        ManualClock clock(t0());
+        NewInvoiceDialog d(configWith({"XMR"}), &clock);
+        d.setAsset(QStringLiteral("XMR"));
+        QCOMPARE(d.findChild<QLineEdit *>(QStringLiteral("fiatAmount"))->placeholderText(), QStringLiteral("49,90"));
+        d.setFiat(QStringLiteral("49,90"), QStringLiteral("EUR"), QStringLiteral("162,5"));
+        auto r = d.buildRequest();
+        QVERIFY2(r, qPrintable(r ? QString() : r.error()));
+        QCOMPARE(r->fiatAmount, QStringLiteral("49.90"));
+        QCOMPARE(r->rate, QStringLiteral("162.5"));
+        d.setFiat(QStringLiteral("1.000,50"), QStringLiteral("EUR"), QStringLiteral("162,50"));
+        QVERIFY(!d.buildRequest());
+        QVERIFY2(d.buildRequest().error().contains(QStringLiteral("no thousands separators")), qPrintable(d.buildRequest().error()));
+        d.setCrypto(QStringLiteral("0,000000000001"));
+        r = d.buildRequest();
+        QVERIFY2(r, qPrintable(r ? QString() : r.error()));
+        QCOMPARE(r->cryptoAmount, QStringLiteral("0.000000000001")); // one piconero: exact, never via double
+        d.setCrypto(QStringLiteral("0,0000000000001"));
+        QCOMPARE(d.buildRequest().error(), QStringLiteral("XMR has at most 12 decimal places."));
     }
 
     void sendsTheRequestAndShowsTheAnswer()

@@ -2,6 +2,7 @@
 // states, totals and times are ones the engine could send.
 #pragma once
 
+#include "config.h"
 #include "invoice.h"
 #include "store.h"
 
@@ -103,6 +104,23 @@ inline sd::RefundItem makeRefund(qint64 id, const QString &asset, sd::Atomic amo
     it.holding.deposits = 1;
     it.holding.confirmations = 20; // deep enough to refund, unless a test says otherwise
     return it;
+}
+
+// A shop on `databaseUrl` pricing in USD, with one Monero wallet that is never contacted (a test's stub
+// backend answers for it) and polls only when asked.
+inline sd::Config stubShop(const QString &databaseUrl)
+{
+    sd::Config config;
+    config.databaseUrl = databaseUrl;
+    config.fiatCurrency = QStringLiteral("USD");
+    sd::AssetConfig xmr;
+    xmr.asset = QStringLiteral("XMR");
+    xmr.enabled = true;
+    xmr.walletRpcUrl = QStringLiteral("http://127.0.0.1:9/json_rpc");
+    xmr.minConfirmations = 1;
+    xmr.pollIntervalMs = 3'600'000;
+    config.assets << xmr;
+    return config;
 }
 
 } // namespace uitest

@@ -102,40 +102,54 @@ bool DemoData::expire(TimePoint at)
     return expired ? true : check(expired.error());
 }
 
-DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
+DemoData::DemoData(Store &store, TimePoint now) : m_store(store), m_rng(20260302) // fixed: the same screenshots every run
 {
-    QRandomGenerator rng(20260302); // fixed: the same screenshots every run
-    const QStringList assets{QStringLiteral("XMR"), QStringLiteral("BTC"), QStringLiteral("USDT")};
-    auto price = [&] {
-        static const char *prices[] = {"19.90", "24.00", "49.90", "79.00", "129.00", "249.00", "12.50", "99.99", "350.00"};
-        return QString::fromLatin1(prices[rng.bounded(int(std::size(prices)))]);
-    };
+    if (!makeHistory(now))
+        return;
+    decideOldRefunds(now);
+    if (!makeToday(now))
+        return;
+    makeMoneyAside(now);
+    describeWallets(now);
+}
 
-    // ---- three months of history: mostly settled, some expired or underpaid ----
+// Three months of history: mostly settled, some expired or underpaid.
+bool DemoData::makeHistory(TimePoint now)
+{
+    const QStringList assets{QStringLiteral("XMR"), QStringLiteral("BTC"), QStringLiteral("USDT")};
+    auto price = [this] {
+        static const char *prices[] = {"19.90", "24.00", "49.90", "79.00", "129.00", "249.00", "12.50", "99.99", "350.00"};
+        return QString::fromLatin1(prices[m_rng.bounded(int(std::size(prices)))]);
+    };
     int order = 10'000;
     for (int day = 92; day >= 1 && error.isEmpty(); --day) {
-        const int perDay = 2 + rng.bounded(5) + (day < 30 ? 2 : 0);
+        const int perDay = 2 + m_rng.bounded(5) + (day < 30 ? 2 : 0);
         QList<std::pair<TimePoint, int>> today;
         for (int k = 0; k < perDay; ++k)
-            today.push_back({now - std::chrono::days(day) + std::chrono::minutes(480 + rng.bounded(600)), rng.bounded(100)});
+            today.push_back({now - std::chrono::days(day) + std::chrono::minutes(480 + m_rng.bounded(600)), m_rng.bounded(100)});
         // In the order they happened, so each day's expiry sweep closes only what was due.
         std::sort(today.begin(), today.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         for (const auto &[created, fate] : today) {
-            const QString asset = assets.at(rng.bounded(10) < 5 ? 0 : rng.bounded(10) < 6 ? 1 : 2);
+            const QString asset = assets.at(m_rng.bounded(10) < 5 ? 0 : m_rng.bounded(10) < 6 ? 1 : 2);
             const auto id = make(asset, price(), created, QStringLiteral("WEB-%1").arg(++order));
             if (!id)
-                return;
+                return false;
             const Atomic due = m_store.invoice(*id)->invoice.terms.required;
             if (fate < 82) {
                 // Settles after a few minutes, confirmations follow.
-                pay(*id, due, created + std::chrono::seconds(60 + rng.bounded(600)), confirmationsOf(asset) + 3);
+                pay(*id, due, created + std::chrono::seconds(60 + m_rng.bounded(600)), confirmationsOf(asset) + 3);
             } else if (fate < 90) {
                 pay(*id, due / 3, created + 4min, confirmationsOf(asset) + 3);
             }
             expire(created + 19min);
         }
     }
-    // The merchant decided the underpaid ones of past days: most refunded to the customer, some dismissed.
+    return error.isEmpty();
+}
+
+// The merchant decided the underpaid ones of past days: most refunded to the customer, some dismissed.
+void DemoData::decideOldRefunds(TimePoint now)
+{
     if (auto pending = m_store.refunds(RefundStatus::Pending)) {
         int i = 0;
         for (const RefundItem &item : *pending) {
@@ -157,7 +171,11 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
         }
     }
 
-    // ---- today: the live ones the merchant watches ----
+}
+
+// Today: the live ones the merchant watches, one underpaid whose rest came after its boundary.
+bool DemoData::makeToday(TimePoint now)
+{
     struct Live
     {
         const char *asset;
@@ -188,7 +206,7 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
         const TimePoint created = now - std::chrono::seconds(l.ageSeconds);
         const auto id = make(asset, QString::fromLatin1(l.fiat), created, QString::fromLatin1(l.ref));
         if (!id)
-            return;
+            return false;
         if (l.paidPercent > 0) {
             const Atomic due = m_store.invoice(*id)->invoice.terms.required;
             const Atomic amount = due / 100 * Atomic(l.paidPercent) + (l.paidPercent >= 100 ? due % 100 : 0);
@@ -206,8 +224,13 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
         if (auto r = m_store.invoice(underpaid))
             pay(underpaid, r->invoice.terms.required - r->invoice.received(), now - 2min, 12);
     }
-    // Money that belongs to no open invoice: a payment after an invoice's boundary, one to an address of no
-    // invoice; and one approved for a manual payout the merchant has not recorded yet.
+    return true;
+}
+
+// Money that belongs to no open invoice: a payment after an invoice's boundary, one to an address of no
+// invoice; and one approved for a manual payout the merchant has not recorded yet.
+void DemoData::makeMoneyAside(TimePoint now)
+{
     if (auto late = m_store.invoices({}); late && !late->isEmpty()) {
         for (const InvoiceRecord &r : *late) {
             if (r.invoice.state == InvoiceState::Expired && r.asset == QLatin1String("XMR") &&
@@ -246,8 +269,11 @@ DemoData::DemoData(Store &store, TimePoint now) : m_store(store)
             break;
         }
     }
+}
 
-    // ---- wallet health ----
+// The wallets' health as the status bar shows it, and the money by category for the queue's header.
+void DemoData::describeWallets(TimePoint now)
+{
     const QDateTime t = QDateTime::fromMSecsSinceEpoch(now.time_since_epoch().count());
     BackendStatus xmr{QStringLiteral("xmr:http://127.0.0.1:18083/json_rpc"), QStringLiteral("XMR"), BackendHealth::Ok,
                       QString(), t.addSecs(-2), 3'352'118};

@@ -9,6 +9,7 @@
 #include "walletbackend.h"
 
 #include <QList>
+#include <QRandomGenerator>
 
 namespace sd::ui {
 
@@ -24,12 +25,19 @@ public:
     qint64 featuredInvoice = 0; // a partially paid one, for the detail panel
 
 private:
+    // The constructor's steps, in order; false: `error` says why it stopped.
+    bool makeHistory(TimePoint now);
+    void decideOldRefunds(TimePoint now);
+    bool makeToday(TimePoint now);
+    void makeMoneyAside(TimePoint now);
+    void describeWallets(TimePoint now);
     std::optional<qint64> make(const QString &asset, const QString &fiat, TimePoint created, const QString &orderRef);
     bool pay(qint64 id, Atomic amount, TimePoint at, std::uint32_t confirmations);
     bool expire(TimePoint at);
     bool check(const StoreError &e);
 
     Store &m_store;
+    QRandomGenerator m_rng;
     int m_tx = 0;
 };
 

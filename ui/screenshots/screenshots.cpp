@@ -1,6 +1,8 @@
 // settledesk-screenshots: fills the dashboard with realistic demo data at a fixed moment and saves PNGs of
 // the main views (light, dark, German) for the README and for checking the layout by eye.
-//   settledesk-screenshots [OUTPUT_DIR]      (default: docs/screenshots)
+//   settledesk-screenshots [OUTPUT_DIR]                 (default: docs/screenshots)
+//   settledesk-screenshots --test-network [OUTPUT_DIR]  test-network.png from the real test network (needs
+//                                                       monerod; about a minute), nothing staged
 // Runs on any Qt platform; use QT_QPA_PLATFORM=offscreen or xvfb-run on a machine without a display.
 #include "demodata.h"
 #include "languagesetup.h"
@@ -14,6 +16,7 @@
 #include "setupwizard.h"
 #include "connectiontestrow.h"
 #include "invoicedetailwidget.h"
+#include "testnetworkshot.h"
 
 #include <QApplication>
 #include <QLineEdit>
@@ -148,6 +151,81 @@ std::unique_ptr<MainWindow> filledWindow(ManualClock &clock, Store &store, const
 
 } // namespace
 
+// The refund queue's dialog as the merchant sees it after "Check fee": what the customer receives, the fee.
+static bool saveRefundDialog(MainWindow *w, Store &store, const QString &out)
+{
+    const QList<RefundItem> pending = store.refunds(RefundStatus::Pending).value_or(QList<RefundItem>{});
+    if (pending.isEmpty())
+        return true;
+    RefundItem item = pending.first();
+    for (const RefundItem &r : pending)
+        if (r.asset == QLatin1String("XMR")) {
+            item = r;
+            break;
+        }
+    RefundActionsDialog refund(item, RefundActionsDialog::Action::Approve, item.asset == QLatin1String("XMR"), w);
+    refund.show();
+    refund.findChild<QLineEdit *>()->setText(QStringLiteral(
+        "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A"));
+    if (item.asset == QLatin1String("XMR"))
+        refund.showQuote(RefundQuote{item.amount, item.amount - 30'560'000ULL, 30'560'000ULL, QString(), item.asset, {item.id}});
+    refund.adjustSize();
+    return save(&refund, out, QStringLiteral("refund-dialog.png"));
+}
+
+// The New invoice dialog filled in, then showing the created invoice's QR code.
+static bool saveNewInvoice(MainWindow *w, Store &store, const DemoData &demo, const QString &out)
+{
+    bool ok = true;
+    NewInvoiceDialog *d = w->openNewInvoice();
+    d->setAsset(QStringLiteral("XMR"));
+    d->setOrderRef(QStringLiteral("POS-2219"));
+    d->setFiat(QStringLiteral("49.90"), QStringLiteral("USD"), QStringLiteral("162.50"));
+    d->resize(760, 480);
+    ok &= save(d, out, QStringLiteral("new-invoice-form.png"));
+    d->submit();
+    InvoiceRecord created = *store.invoice(demo.featuredInvoice);
+    created.id = 9001;
+    created.orderRef = QStringLiteral("POS-2219");
+    created.fiatAmount = QStringLiteral("49.90");
+    created.invoice = newInvoice(*makeTerms(307'076'923'077ULL, 307'692'307ULL, Now - 47s, 900s, 180s, 10));
+    created.deposits.clear();
+    w->handleInvoiceCreated(*d->pendingRequest(), created);
+    ok &= save(d, out, QStringLiteral("new-invoice-qr.png"));
+    d->close();
+    return ok;
+}
+
+// The setup assistant: the first page with the test-network choice, the Monero page after a Test whose
+// answer takes two lines (it must not be cut off).
+static bool saveWizard(const QString &out)
+{
+    bool ok = true;
+    Config first = demoConfig();
+    SetupWizard wizard(first);
+    wizard.setTestNetworkOffered(true);
+    wizard.show();
+    ok &= save(&wizard, out, QStringLiteral("wizard-first-page.png"));
+    wizard.next(); // the currencies
+    wizard.next(); // Monero
+    if (ConnectionTestRow *row = wizard.testRow(QStringLiteral("xmrTest"))) {
+        row->begin();
+        ConnectionCheckResult r;
+        r.peer = QStringLiteral("monero-wallet-rpc");
+        r.endpoint = QStringLiteral("127.0.0.1:18083");
+        r.version = QStringLiteral("1.26");
+        r.network = r.expectedNetwork = QStringLiteral("mainnet");
+        r.asset = QStringLiteral("XMR");
+        r.account = 0;
+        r.balance = 1'200'000'000'000ULL;
+        r.viewOnly = true;
+        r.height = 3'107'412;
+        row->showResult(r);
+    }
+    ok &= save(&wizard, out, QStringLiteral("wizard-monero-test.png"));
+    return ok;
+}
+
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
@@ -155,9 +233,13 @@ int main(int argc, char *argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("SettledeskScreenshots"));
     QStandardPaths::setTestModeEnabled(true); // never touch the user's remembered layout
     QFile::remove(MainWindow::layoutFile());  // nor reuse the one a previous run left
-    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("docs/screenshots");
+    QStringList args = QCoreApplication::arguments().mid(1);
+    const bool testNetwork = args.removeAll(QStringLiteral("--test-network")) > 0;
+    const QString out = args.value(0, QStringLiteral("docs/screenshots"));
     QDir().mkpath(out);
     QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+    if (testNetwork)
+        return shootTestNetwork(out) ? 0 : 1;
 
     ManualClock clock(Now);
     QTemporaryDir dir;
@@ -179,45 +261,13 @@ int main(int argc, char *argv[])
         ok &= save(w.get(), out, QStringLiteral("invoices.png"));
         w->showPage(MainWindow::RefundsTab);
         ok &= save(w.get(), out, QStringLiteral("refund-queue.png"));
-        const QList<RefundItem> pending = store.refunds(RefundStatus::Pending).value_or(QList<RefundItem>{});
-        if (!pending.isEmpty()) {
-            // The refund dialog as the merchant sees it after "Check fee": what the customer receives, the fee.
-            RefundItem item = pending.first();
-            for (const RefundItem &r : pending)
-                if (r.asset == QLatin1String("XMR")) {
-                    item = r;
-                    break;
-                }
-            RefundActionsDialog refund(item, RefundActionsDialog::Action::Approve, item.asset == QLatin1String("XMR"), w.get());
-            refund.show();
-            refund.findChild<QLineEdit *>()->setText(QStringLiteral(
-                "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A"));
-            if (item.asset == QLatin1String("XMR"))
-                refund.showQuote(RefundQuote{item.amount, item.amount - 30'560'000ULL, 30'560'000ULL, QString(), item.asset, {item.id}});
-            refund.adjustSize();
-            ok &= save(&refund, out, QStringLiteral("refund-dialog.png"));
-        }
+        ok &= saveRefundDialog(w.get(), store, out);
         w->showPage(MainWindow::OverviewTab);
         w->refreshOverviewNow();
         ok &= save(w.get(), out, QStringLiteral("overview.png"));
 
         w->showPage(MainWindow::InvoicesTab);
-        NewInvoiceDialog *d = w->openNewInvoice();
-        d->setAsset(QStringLiteral("XMR"));
-        d->setOrderRef(QStringLiteral("POS-2219"));
-        d->setFiat(QStringLiteral("49.90"), QStringLiteral("USD"), QStringLiteral("162.50"));
-        d->resize(760, 480);
-        ok &= save(d, out, QStringLiteral("new-invoice-form.png"));
-        d->submit();
-        InvoiceRecord created = *store.invoice(demo.featuredInvoice);
-        created.id = 9001;
-        created.orderRef = QStringLiteral("POS-2219");
-        created.fiatAmount = QStringLiteral("49.90");
-        created.invoice = newInvoice(*makeTerms(307'076'923'077ULL, 307'692'307ULL, Now - 47s, 900s, 180s, 10));
-        created.deposits.clear();
-        w->handleInvoiceCreated(*d->pendingRequest(), created);
-        ok &= save(d, out, QStringLiteral("new-invoice-qr.png"));
-        d->close();
+        ok &= saveNewInvoice(w.get(), store, demo, out);
 
         // The customer display at the counter, following a partially paid invoice.
         if (CustomerDisplay *display = w->showToCustomer(demo.featuredInvoice)) {
@@ -232,43 +282,7 @@ int main(int argc, char *argv[])
         ok &= save(&settings, out, QStringLiteral("settings.png"));
         w->close();
     }
-    {
-        // The setup assistant: the first page with the test-network choice, the Monero page after a Test
-        // whose answer takes two lines (it must not be cut off).
-        Config first = demoConfig();
-        SetupWizard wizard(first);
-        wizard.setTestNetworkOffered(true);
-        wizard.show();
-        ok &= save(&wizard, out, QStringLiteral("wizard-first-page.png"));
-        wizard.next(); // the currencies
-        wizard.next(); // Monero
-        if (ConnectionTestRow *row = wizard.testRow(QStringLiteral("xmrTest"))) {
-            row->begin();
-            ConnectionCheckResult r;
-            r.peer = QStringLiteral("monero-wallet-rpc");
-            r.endpoint = QStringLiteral("127.0.0.1:18083");
-            r.version = QStringLiteral("1.26");
-            r.network = r.expectedNetwork = QStringLiteral("mainnet");
-            r.asset = QStringLiteral("XMR");
-            r.account = 0;
-            r.balance = 1'200'000'000'000ULL;
-            r.viewOnly = true;
-            r.height = 3'107'412;
-            row->showResult(r);
-        }
-        ok &= save(&wizard, out, QStringLiteral("wizard-monero-test.png"));
-    }
-    {
-        // `settledesk --demo`: labelled a test network (title and status bar), the invoice's test actions.
-        Config test = demoConfig();
-        test.testNetwork = QStringLiteral("Test network (no real money)");
-        test.databaseUrl = QStringLiteral("sqlite:/home/ana/.local/share/settledesk/demo/settledesk-demo.db");
-        auto w = filledWindow(clock, store, demo, test);
-        w->invoicesPage()->detail()->setTestNetworkActions(
-            true, QStringLiteral("89aTvzAbxpKRCWwnN2SNXRHm2AcSCTgmTeGmLCYC2KMtRaW5v2zSZvDF4Bxmr5EXuC3eS8MX4Cp7CvGCzj6FuU9iPqG4VtU"));
-        ok &= save(w.get(), out, QStringLiteral("test-network.png"));
-        w->close();
-    }
+    ok &= saveWizard(out);
     {
         QApplication::setPalette(darkPalette());
         auto w = filledWindow(clock, store, demo);
