@@ -188,100 +188,113 @@ Migration version4()
 // Version 5: the merchant API (Greenfield): key hashes, checkouts above invoices, webhooks, and the
 // transactional outbox the money path writes into with each transition (sqlstoreoutbox.cpp), with the
 // deliveries made from it and their attempts. One deliverer per database holds the lease row.
+// Version 5's keys and checkouts.
+QStringList apiKeysAndCheckouts()
+{
+    return {
+    QStringLiteral("CREATE TABLE api_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
+    QStringLiteral("CREATE TABLE api_keys ("
+                   " id ${id},"
+                   " key_hash TEXT NOT NULL UNIQUE,"
+                   " prefix TEXT NOT NULL,"
+                   " label TEXT NOT NULL,"
+                   " permissions TEXT NOT NULL,"
+                   " created_at ${time} NOT NULL,"
+                   " revoked_at ${time})"),
+    QStringLiteral("CREATE TABLE api_checkouts ("
+                   " id TEXT PRIMARY KEY,"
+                   " store_id TEXT NOT NULL,"
+                   " invoice_id ${ref} UNIQUE REFERENCES invoices (id),"
+                   " methods TEXT NOT NULL,"
+                   " chosen TEXT,"
+                   " amount TEXT NOT NULL,"
+                   " currency TEXT NOT NULL,"
+                   " metadata TEXT NOT NULL,"
+                   " order_id TEXT NOT NULL DEFAULT '',"
+                   " options TEXT NOT NULL,"
+                   " tolerance_pct TEXT NOT NULL DEFAULT '0',"
+                   " rate TEXT NOT NULL DEFAULT '',"
+                   " quote_window_s ${int} NOT NULL,"
+                   " grace_window_s ${int} NOT NULL,"
+                   " mark TEXT NOT NULL DEFAULT 'none' CHECK (mark IN ('none', 'settled', 'invalid')),"
+                   " expired_unchosen INTEGER NOT NULL DEFAULT 0,"
+                   " created_at ${time} NOT NULL,"
+                   " updated_at ${time} NOT NULL)"),
+    QStringLiteral("CREATE INDEX api_checkouts_created ON api_checkouts (store_id, created_at)"),
+    QStringLiteral("CREATE INDEX api_checkouts_order ON api_checkouts (store_id, order_id)"),
+    };
+}
+
+// Version 5's webhooks, the outbox and the deliveries made from it, and the deliverer's lease.
+QStringList apiWebhooksAndDeliveries()
+{
+    return {
+    QStringLiteral("CREATE TABLE api_webhooks ("
+                   " id TEXT PRIMARY KEY,"
+                   " store_id TEXT NOT NULL,"
+                   " url TEXT NOT NULL,"
+                   " secret TEXT NOT NULL,"
+                   " enabled INTEGER NOT NULL,"
+                   " automatic_redelivery INTEGER NOT NULL,"
+                   " everything INTEGER NOT NULL,"
+                   " events TEXT NOT NULL,"
+                   " created_at ${time} NOT NULL,"
+                   " updated_at ${time} NOT NULL)"),
+    QStringLiteral("CREATE TABLE api_outbox ("
+                   " id ${id},"
+                   " checkout_id TEXT NOT NULL REFERENCES api_checkouts (id),"
+                   " invoice_id ${ref},"
+                   " type TEXT NOT NULL,"
+                   " txid TEXT NOT NULL DEFAULT '',"
+                   " output_key TEXT NOT NULL DEFAULT '',"
+                   " amount ${amount:amount} NOT NULL,"
+                   " flags INTEGER NOT NULL DEFAULT 0,"
+                   " at ${time} NOT NULL,"
+                   " fanned_out INTEGER NOT NULL DEFAULT 0)"),
+    QStringLiteral("CREATE INDEX api_outbox_pending ON api_outbox (fanned_out, id)"),
+    QStringLiteral("CREATE TABLE api_deliveries ("
+                   " seq ${id},"
+                   " id TEXT NOT NULL UNIQUE,"
+                   " webhook_id TEXT NOT NULL,"
+                   " outbox_id ${ref},"
+                   " original_id TEXT NOT NULL,"
+                   " redelivery INTEGER NOT NULL,"
+                   " type TEXT NOT NULL,"
+                   " checkout_id TEXT NOT NULL,"
+                   " body TEXT NOT NULL,"
+                   " created_at ${time} NOT NULL,"
+                   " status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),"
+                   " attempts INTEGER NOT NULL DEFAULT 0,"
+                   " next_attempt_at ${time},"
+                   " last_attempt_at ${time},"
+                   " last_http_status INTEGER NOT NULL DEFAULT 0,"
+                   " last_error TEXT NOT NULL DEFAULT '',"
+                   " last_duration_ms INTEGER NOT NULL DEFAULT 0,"
+                   " delivered_at ${time},"
+                   // One delivery of an outbox row per webhook, however many deliverers try.
+                   " CONSTRAINT api_deliveries_once UNIQUE (outbox_id, webhook_id))"),
+    QStringLiteral("CREATE INDEX api_deliveries_due ON api_deliveries (status, next_attempt_at)"),
+    QStringLiteral("CREATE INDEX api_deliveries_webhook ON api_deliveries (webhook_id, seq)"),
+    QStringLiteral("CREATE TABLE api_delivery_attempts ("
+                   " id ${id},"
+                   " delivery_seq ${ref} NOT NULL,"
+                   " at ${time} NOT NULL,"
+                   " http_status INTEGER NOT NULL,"
+                   " error TEXT NOT NULL,"
+                   " duration_ms INTEGER NOT NULL)"),
+    QStringLiteral("CREATE INDEX api_delivery_attempts_seq ON api_delivery_attempts (delivery_seq, id)"),
+    QStringLiteral("CREATE TABLE api_lease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,"
+                   " expires_at ${time} NOT NULL)"),
+    QStringLiteral("INSERT INTO api_lease (id, holder, expires_at) VALUES (1, '', 0)"),
+    };
+}
+
 Migration version5()
 {
     Migration m;
     m.version = 5;
     m.description = QStringLiteral("merchant API: keys, checkouts, webhooks, outbox, deliveries");
-    m.common = {
-        QStringLiteral("CREATE TABLE api_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)"),
-        QStringLiteral("CREATE TABLE api_keys ("
-                       " id ${id},"
-                       " key_hash TEXT NOT NULL UNIQUE,"
-                       " prefix TEXT NOT NULL,"
-                       " label TEXT NOT NULL,"
-                       " permissions TEXT NOT NULL,"
-                       " created_at ${time} NOT NULL,"
-                       " revoked_at ${time})"),
-        QStringLiteral("CREATE TABLE api_checkouts ("
-                       " id TEXT PRIMARY KEY,"
-                       " store_id TEXT NOT NULL,"
-                       " invoice_id ${ref} UNIQUE REFERENCES invoices (id),"
-                       " methods TEXT NOT NULL,"
-                       " chosen TEXT,"
-                       " amount TEXT NOT NULL,"
-                       " currency TEXT NOT NULL,"
-                       " metadata TEXT NOT NULL,"
-                       " order_id TEXT NOT NULL DEFAULT '',"
-                       " options TEXT NOT NULL,"
-                       " tolerance_pct TEXT NOT NULL DEFAULT '0',"
-                       " rate TEXT NOT NULL DEFAULT '',"
-                       " quote_window_s ${int} NOT NULL,"
-                       " grace_window_s ${int} NOT NULL,"
-                       " mark TEXT NOT NULL DEFAULT 'none' CHECK (mark IN ('none', 'settled', 'invalid')),"
-                       " expired_unchosen INTEGER NOT NULL DEFAULT 0,"
-                       " created_at ${time} NOT NULL,"
-                       " updated_at ${time} NOT NULL)"),
-        QStringLiteral("CREATE INDEX api_checkouts_created ON api_checkouts (store_id, created_at)"),
-        QStringLiteral("CREATE INDEX api_checkouts_order ON api_checkouts (store_id, order_id)"),
-        QStringLiteral("CREATE TABLE api_webhooks ("
-                       " id TEXT PRIMARY KEY,"
-                       " store_id TEXT NOT NULL,"
-                       " url TEXT NOT NULL,"
-                       " secret TEXT NOT NULL,"
-                       " enabled INTEGER NOT NULL,"
-                       " automatic_redelivery INTEGER NOT NULL,"
-                       " everything INTEGER NOT NULL,"
-                       " events TEXT NOT NULL,"
-                       " created_at ${time} NOT NULL,"
-                       " updated_at ${time} NOT NULL)"),
-        QStringLiteral("CREATE TABLE api_outbox ("
-                       " id ${id},"
-                       " checkout_id TEXT NOT NULL REFERENCES api_checkouts (id),"
-                       " invoice_id ${ref},"
-                       " type TEXT NOT NULL,"
-                       " txid TEXT NOT NULL DEFAULT '',"
-                       " output_key TEXT NOT NULL DEFAULT '',"
-                       " amount ${amount:amount} NOT NULL,"
-                       " flags INTEGER NOT NULL DEFAULT 0,"
-                       " at ${time} NOT NULL,"
-                       " fanned_out INTEGER NOT NULL DEFAULT 0)"),
-        QStringLiteral("CREATE INDEX api_outbox_pending ON api_outbox (fanned_out, id)"),
-        QStringLiteral("CREATE TABLE api_deliveries ("
-                       " seq ${id},"
-                       " id TEXT NOT NULL UNIQUE,"
-                       " webhook_id TEXT NOT NULL,"
-                       " outbox_id ${ref},"
-                       " original_id TEXT NOT NULL,"
-                       " redelivery INTEGER NOT NULL,"
-                       " type TEXT NOT NULL,"
-                       " checkout_id TEXT NOT NULL,"
-                       " body TEXT NOT NULL,"
-                       " created_at ${time} NOT NULL,"
-                       " status TEXT NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),"
-                       " attempts INTEGER NOT NULL DEFAULT 0,"
-                       " next_attempt_at ${time},"
-                       " last_attempt_at ${time},"
-                       " last_http_status INTEGER NOT NULL DEFAULT 0,"
-                       " last_error TEXT NOT NULL DEFAULT '',"
-                       " last_duration_ms INTEGER NOT NULL DEFAULT 0,"
-                       " delivered_at ${time},"
-                       // One delivery of an outbox row per webhook, however many deliverers try.
-                       " CONSTRAINT api_deliveries_once UNIQUE (outbox_id, webhook_id))"),
-        QStringLiteral("CREATE INDEX api_deliveries_due ON api_deliveries (status, next_attempt_at)"),
-        QStringLiteral("CREATE INDEX api_deliveries_webhook ON api_deliveries (webhook_id, seq)"),
-        QStringLiteral("CREATE TABLE api_delivery_attempts ("
-                       " id ${id},"
-                       " delivery_seq ${ref} NOT NULL,"
-                       " at ${time} NOT NULL,"
-                       " http_status INTEGER NOT NULL,"
-                       " error TEXT NOT NULL,"
-                       " duration_ms INTEGER NOT NULL)"),
-        QStringLiteral("CREATE INDEX api_delivery_attempts_seq ON api_delivery_attempts (delivery_seq, id)"),
-        QStringLiteral("CREATE TABLE api_lease (id INTEGER PRIMARY KEY CHECK (id = 1), holder TEXT NOT NULL,"
-                       " expires_at ${time} NOT NULL)"),
-        QStringLiteral("INSERT INTO api_lease (id, holder, expires_at) VALUES (1, '', 0)"),
-    };
+    m.common = apiKeysAndCheckouts() + apiWebhooksAndDeliveries();
     return m;
 }
 
@@ -379,107 +392,108 @@ Migration version7()
 // for addresses and txids; the overview's aggregates read a covering index of settled invoices; and every
 // invoice row carries the commit that last changed it, so a dashboard reads what changed by id
 // (Store::invoiceChanges).
-Migration version8()
+// Version 8's backfill of fiat_micros, in pages by id: memory stays flat however many invoices there are.
+StoreResult<void> backfillFiatMicros(SqlSession &session)
 {
-    Migration m;
-    m.version = 8;
-    m.description = QStringLiteral("dashboard paging, search, aggregates and change feed");
-    m.common = {
-        // The price in millionths of the fiat unit (sorting and the overview's sums); 0 when unknown.
-        QStringLiteral("ALTER TABLE invoices ADD COLUMN fiat_micros ${int} NOT NULL DEFAULT 0"),
-        // SQLite: the change counter's value after the commit that last wrote the row; PostgreSQL: that
-        // commit's transaction id. Set by triggers (below), read by Store::invoiceChanges.
-        QStringLiteral("ALTER TABLE invoices ADD COLUMN change_seq ${int}"),
-        // The live-update scan by time (InvoiceFilter::updatedSince) is replaced by change_seq.
-        QStringLiteral("DROP INDEX invoices_updated"),
-        QStringLiteral("DROP INDEX invoices_created"),
-    };
-    m.backfill = [](SqlSession &session) -> StoreResult<void> {
-        // Reads and writes in pages by id: memory stays flat however many invoices there are.
-        qint64 after = 0;
-        for (;;) {
-            auto rows = session.select(QStringLiteral("SELECT id, fiat_amount, rate, required, asset FROM invoices"
-                                                      " WHERE id > :after ORDER BY id LIMIT 5000"),
-                                       {{QStringLiteral(":after"), after}});
-            if (!rows)
-                return std::unexpected(rows.error());
-            if (rows->isEmpty())
-                return {};
-            QStringList ids, values;
-            for (const QSqlRecord &row : *rows) {
-                after = row.value(0).toLongLong();
-                auto required = decodeAtomic(row.value(3));
-                const quint64 micros = fiatValueMicros(row.value(1).toString(), row.value(2).toString(),
-                                                       required.value_or(0), row.value(4).toString());
-                if (micros == 0)
-                    continue;
-                if (!session.isPostgres()) {
-                    auto done = session.execute(QStringLiteral("UPDATE invoices SET fiat_micros = :m WHERE id = :id"),
-                                                {{QStringLiteral(":m"), qint64(std::min<quint64>(micros, INT64_MAX))},
-                                                 {QStringLiteral(":id"), after}});
-                    if (!done)
-                        return std::unexpected(done.error());
-                    continue;
-                }
-                ids << QString::number(after);
-                values << QString::number(std::min<quint64>(micros, INT64_MAX));
-            }
-            if (ids.isEmpty())
+    qint64 after = 0;
+    for (;;) {
+        auto rows = session.select(QStringLiteral("SELECT id, fiat_amount, rate, required, asset FROM invoices"
+                                                  " WHERE id > :after ORDER BY id LIMIT 5000"),
+                                   {{QStringLiteral(":after"), after}});
+        if (!rows)
+            return std::unexpected(rows.error());
+        if (rows->isEmpty())
+            return {};
+        QStringList ids, values;
+        for (const QSqlRecord &row : *rows) {
+            after = row.value(0).toLongLong();
+            auto required = decodeAtomic(row.value(3));
+            const quint64 micros = fiatValueMicros(row.value(1).toString(), row.value(2).toString(),
+                                                   required.value_or(0), row.value(4).toString());
+            if (micros == 0)
                 continue;
-            // PostgreSQL: one statement per page, not one round trip per invoice.
-            auto done = session.execute(
-                QStringLiteral("UPDATE invoices AS i SET fiat_micros = v.m FROM (SELECT unnest(CAST(:ids AS bigint[])) AS id,"
-                               " unnest(CAST(:ms AS bigint[])) AS m) AS v WHERE i.id = v.id"),
-                {{QStringLiteral(":ids"), QStringLiteral("{%1}").arg(ids.join(u','))},
-                 {QStringLiteral(":ms"), QStringLiteral("{%1}").arg(values.join(u','))}});
-            if (!done)
-                return std::unexpected(done.error());
+            if (!session.isPostgres()) {
+                auto done = session.execute(QStringLiteral("UPDATE invoices SET fiat_micros = :m WHERE id = :id"),
+                                            {{QStringLiteral(":m"), qint64(std::min<quint64>(micros, INT64_MAX))},
+                                             {QStringLiteral(":id"), after}});
+                if (!done)
+                    return std::unexpected(done.error());
+                continue;
+            }
+            ids << QString::number(after);
+            values << QString::number(std::min<quint64>(micros, INT64_MAX));
         }
+        if (ids.isEmpty())
+            continue;
+        // PostgreSQL: one statement per page, not one round trip per invoice.
+        auto done = session.execute(
+            QStringLiteral("UPDATE invoices AS i SET fiat_micros = v.m FROM (SELECT unnest(CAST(:ids AS bigint[])) AS id,"
+                           " unnest(CAST(:ms AS bigint[])) AS m) AS v WHERE i.id = v.id"),
+            {{QStringLiteral(":ids"), QStringLiteral("{%1}").arg(ids.join(u','))},
+             {QStringLiteral(":ms"), QStringLiteral("{%1}").arg(values.join(u','))}});
+        if (!done)
+            return std::unexpected(done.error());
+    }
+}
+
+// Version 8's indexes, built after the backfill, on both databases. Each order of the list: the column(s) and
+// the id.
+QStringList dashboardIndexes()
+{
+    return {
+    QStringLiteral("CREATE INDEX invoices_created ON invoices (created_at, id)"),
+    // A state filter, the Open filter and the state order (then newest first) share one index.
+    QStringLiteral("CREATE INDEX invoices_state_created ON invoices ((%1), created_at, id)").arg(stateRankSql()),
+    QStringLiteral("CREATE INDEX invoices_asset_created ON invoices (asset, created_at, id)"),
+    QStringLiteral("CREATE INDEX invoices_order_ref ON invoices (order_ref${binary}, id)"),
+    QStringLiteral("CREATE INDEX invoices_fiat ON invoices (fiat_micros, id)"),
+    QStringLiteral("CREATE INDEX invoices_countdown ON invoices ((${countdown}), id)"),
+    // The search box: addresses and txids by prefix, ignoring letter case.
+    QStringLiteral("CREATE INDEX invoices_address_search ON invoices ((lower(address))${binary})"),
+    QStringLiteral("CREATE INDEX deposits_txid_search ON deposits ((lower(txid))${binary})"),
+    QStringLiteral("CREATE INDEX invoices_changes ON invoices (change_seq)"),
+    // The overview: settled volume and time to settle per day or week, read from the index alone.
+    // (The state first: SQLite 3.40 reads a partial index alone only if it holds the columns of its own
+    // condition.)
+    QStringLiteral("CREATE INDEX invoices_settled ON invoices (state, settled_at, asset, fiat_currency, fiat_micros,"
+                   " created_at) WHERE state = 'settled'"),
     };
-    // Built after the backfill, on both databases. Each order of the list: the column(s) and the id.
-    const QStringList indexes = {
-        QStringLiteral("CREATE INDEX invoices_created ON invoices (created_at, id)"),
-        // A state filter, the Open filter and the state order (then newest first) share one index.
-        QStringLiteral("CREATE INDEX invoices_state_created ON invoices ((%1), created_at, id)").arg(stateRankSql()),
-        QStringLiteral("CREATE INDEX invoices_asset_created ON invoices (asset, created_at, id)"),
-        QStringLiteral("CREATE INDEX invoices_order_ref ON invoices (order_ref${binary}, id)"),
-        QStringLiteral("CREATE INDEX invoices_fiat ON invoices (fiat_micros, id)"),
-        QStringLiteral("CREATE INDEX invoices_countdown ON invoices ((${countdown}), id)"),
-        // The search box: addresses and txids by prefix, ignoring letter case.
-        QStringLiteral("CREATE INDEX invoices_address_search ON invoices ((lower(address))${binary})"),
-        QStringLiteral("CREATE INDEX deposits_txid_search ON deposits ((lower(txid))${binary})"),
-        QStringLiteral("CREATE INDEX invoices_changes ON invoices (change_seq)"),
-        // The overview: settled volume and time to settle per day or week, read from the index alone.
-        // (The state first: SQLite 3.40 reads a partial index alone only if it holds the columns of its own
-        // condition.)
-        QStringLiteral("CREATE INDEX invoices_settled ON invoices (state, settled_at, asset, fiat_currency, fiat_micros,"
-                       " created_at) WHERE state = 'settled'"),
-    };
-    m.sqlite = indexes;
+}
+
+// Version 8 on SQLite: the change_seq triggers and the order reference search (FTS5).
+QStringList dashboardSqliteTriggers()
+{
     // Rows written before this version keep no change_seq: no reader has a cursor older than the migration.
-    m.sqlite // The row was written by the commit that moved the counter to value + 1 (the bump comes last,
-             // just before COMMIT; SQLite has one writer at a time).
-             << QStringLiteral("CREATE TRIGGER invoices_change_insert AFTER INSERT ON invoices BEGIN"
-                               " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
-                               " WHERE id = new.id; END")
-             << QStringLiteral("CREATE TRIGGER invoices_change_update AFTER UPDATE ON invoices"
-                               " WHEN new.change_seq IS old.change_seq BEGIN"
-                               " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
-                               " WHERE id = new.id; END")
-             // Order references by substring: a trigram index over the invoices table's own column.
-             << QStringLiteral("CREATE VIRTUAL TABLE invoice_search USING fts5(order_ref, content='invoices',"
-                               " content_rowid='id', tokenize='trigram')")
-             << QStringLiteral("INSERT INTO invoice_search (invoice_search) VALUES ('rebuild')")
-             << QStringLiteral("CREATE TRIGGER invoice_search_insert AFTER INSERT ON invoices BEGIN"
-                               " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
-             << QStringLiteral("CREATE TRIGGER invoice_search_update AFTER UPDATE OF order_ref ON invoices BEGIN"
-                               " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
-                               " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
-             << QStringLiteral("CREATE TRIGGER invoice_search_delete AFTER DELETE ON invoices BEGIN"
-                               " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
-                               " END");
-    m.postgres = indexes;
-    m.postgres
+    // The row was written by the commit that moved the counter to value + 1 (the bump comes last, just before
+    // COMMIT; SQLite has one writer at a time).
+    QStringList sql;
+    sql << QStringLiteral("CREATE TRIGGER invoices_change_insert AFTER INSERT ON invoices BEGIN"
+                          " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
+                          " WHERE id = new.id; END")
+        << QStringLiteral("CREATE TRIGGER invoices_change_update AFTER UPDATE ON invoices"
+                          " WHEN new.change_seq IS old.change_seq BEGIN"
+                          " UPDATE invoices SET change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)"
+                          " WHERE id = new.id; END")
+        // Order references by substring: a trigram index over the invoices table's own column.
+        << QStringLiteral("CREATE VIRTUAL TABLE invoice_search USING fts5(order_ref, content='invoices',"
+                          " content_rowid='id', tokenize='trigram')")
+        << QStringLiteral("INSERT INTO invoice_search (invoice_search) VALUES ('rebuild')")
+        << QStringLiteral("CREATE TRIGGER invoice_search_insert AFTER INSERT ON invoices BEGIN"
+                          " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
+        << QStringLiteral("CREATE TRIGGER invoice_search_update AFTER UPDATE OF order_ref ON invoices BEGIN"
+                          " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
+                          " INSERT INTO invoice_search (rowid, order_ref) VALUES (new.id, new.order_ref); END")
+        << QStringLiteral("CREATE TRIGGER invoice_search_delete AFTER DELETE ON invoices BEGIN"
+                          " INSERT INTO invoice_search (invoice_search, rowid, order_ref) VALUES ('delete', old.id, old.order_ref);"
+                          " END");
+    return sql;
+}
+
+// Version 8 on PostgreSQL: the change_seq trigger and the trigram search index when pg_trgm is there.
+QStringList dashboardPostgresTriggers()
+{
+    QStringList sql;
+    sql
         // The writing transaction's id; a reader takes the oldest transaction running when it looked
         // (pg_snapshot_xmin) as its next cursor, so a commit it could not see is never skipped.
         << QStringLiteral("CREATE FUNCTION settledesk_change_seq() RETURNS trigger LANGUAGE plpgsql AS"
@@ -499,6 +513,27 @@ Migration version8()
                           " WHERE e.extname = 'pg_trgm';"
                           " IF s IS NOT NULL THEN EXECUTE format('CREATE INDEX invoices_order_ref_trgm ON invoices"
                           " USING gin (lower(order_ref) %I.gin_trgm_ops)', s); END IF; END $$");
+    return sql;
+}
+
+Migration version8()
+{
+    Migration m;
+    m.version = 8;
+    m.description = QStringLiteral("dashboard paging, search, aggregates and change feed");
+    m.common = {
+        // The price in millionths of the fiat unit (sorting and the overview's sums); 0 when unknown.
+        QStringLiteral("ALTER TABLE invoices ADD COLUMN fiat_micros ${int} NOT NULL DEFAULT 0"),
+        // SQLite: the change counter's value after the commit that last wrote the row; PostgreSQL: that
+        // commit's transaction id. Set by triggers (below), read by Store::invoiceChanges.
+        QStringLiteral("ALTER TABLE invoices ADD COLUMN change_seq ${int}"),
+        // The live-update scan by time (InvoiceFilter::updatedSince) is replaced by change_seq.
+        QStringLiteral("DROP INDEX invoices_updated"),
+        QStringLiteral("DROP INDEX invoices_created"),
+    };
+    m.backfill = backfillFiatMicros;
+    m.sqlite = dashboardIndexes() + dashboardSqliteTriggers();
+    m.postgres = dashboardIndexes() + dashboardPostgresTriggers();
     return m;
 }
 

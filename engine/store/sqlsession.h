@@ -34,6 +34,9 @@ inline QString joined(const QStringList &list) { return text(list.join(u'\n')); 
 
 inline qint64 toMs(TimePoint t) { return t.time_since_epoch().count(); }
 inline TimePoint fromMs(qint64 ms) { return TimePoint{std::chrono::milliseconds(ms)}; }
+// A nullable column's value: an id, or a time in milliseconds.
+inline std::optional<qint64> optionalId(const QVariant &v) { return v.isNull() ? std::nullopt : std::optional<qint64>(v.toLongLong()); }
+inline std::optional<TimePoint> optionalTime(const QVariant &v) { return v.isNull() ? std::nullopt : std::optional<TimePoint>(fromMs(v.toLongLong())); }
 
 using Binds = QList<std::pair<QString, QVariant>>;
 

@@ -30,19 +30,6 @@ const QString RefundColumns = QStringLiteral(
 
 
 
-std::optional<qint64> optionalId(const QVariant &v)
-{
-    if (v.isNull())
-        return std::nullopt;
-    return v.toLongLong();
-}
-
-std::optional<TimePoint> optionalTime(const QVariant &v)
-{
-    if (v.isNull())
-        return std::nullopt;
-    return fromMs(v.toLongLong());
-}
 
 // The WHERE clause of an invoice filter (without LIMIT), with its bound values.
 QString filterWhere(const InvoiceFilter &f, Dialect dialect, Binds &binds)
@@ -136,6 +123,76 @@ SqlStore::~SqlStore()
     QSqlDatabase::removeDatabase(m_connectionName);
 }
 
+namespace {
+
+// Adds and opens the connection; the reason when it cannot be opened.
+std::optional<QString> openConnection(const StoreUrl &url, const QString &driver, const QString &connectionName)
+{
+    const bool pg = url.kind == StoreUrl::Postgres;
+    QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
+    if (pg) {
+        url.applyTo(db);
+        // NUMERIC amounts as exact text, never through a double.
+        db.setNumericalPrecisionPolicy(QSql::HighPrecision);
+    } else {
+        const QString dir = QFileInfo(url.path).absolutePath();
+        if (!QDir().mkpath(dir)) {
+            db = QSqlDatabase();
+            return QStringLiteral("cannot create the directory %1").arg(dir);
+        }
+        db.setDatabaseName(url.path);
+        // Writers queue for the lock instead of failing at once; the retry loop covers longer waits.
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    }
+    if (!db.open()) {
+        const QString why = db.lastError().text().trimmed();
+        db = QSqlDatabase();
+        return why;
+    }
+    return std::nullopt;
+}
+
+// PostgreSQL: the store's tables in their own schema, made on first use.
+StoreResult<void> useSchema(SqlSession &s, const QString &schema)
+{
+    // The schema name is a validated identifier (StoreUrl::parse), so it may be pasted into SQL.
+    auto exists = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"), {{QStringLiteral(":name"), schema}});
+    if (!exists)
+        return std::unexpected(exists.error());
+    if (exists->isEmpty()) {
+        // IF NOT EXISTS is not safe against a concurrent CREATE: whoever loses finds it made by the other.
+        if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(schema)); !created) {
+            auto now = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"),
+                                {{QStringLiteral(":name"), schema}});
+            if (!now || now->isEmpty())
+                return std::unexpected(created.error());
+        }
+    }
+    if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(schema)); !set)
+        return std::unexpected(set.error());
+    return {};
+}
+
+StoreResult<void> configureSqlite(SqlSession &s)
+{
+    // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
+    auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
+    if (!mode) {
+        StoreError e = mode.error();
+        if (e.kind == StoreError::Internal)
+            e.kind = StoreError::Unreachable; // e.g. a file that is not a database: nothing we can use
+        return std::unexpected(e);
+    }
+    if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
+        return std::unexpected(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
+    for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
+        if (auto done = s.direct(QLatin1String(pragma)); !done)
+            return std::unexpected(done.error());
+    return {};
+}
+
+} // namespace
+
 StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QString &connectionName, TimePoint now)
 {
     const bool pg = url.kind == StoreUrl::Postgres;
@@ -149,32 +206,10 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         return std::unexpected(StoreError{StoreError::Invalid,
                                           QStringLiteral("database connection name \"%1\" is empty or already in use")
                                               .arg(connectionName)});
-    auto unreachable = [&](const QString &why) {
+    if (const std::optional<QString> why = openConnection(url, driver, connectionName)) {
         QSqlDatabase::removeDatabase(connectionName);
         return std::unexpected(StoreError{StoreError::Unreachable,
-                                          QStringLiteral("cannot open the database (%1): %2").arg(url.describe(), why)});
-    };
-    {
-        QSqlDatabase db = QSqlDatabase::addDatabase(driver, connectionName);
-        if (pg) {
-            url.applyTo(db);
-            // NUMERIC amounts as exact text, never through a double.
-            db.setNumericalPrecisionPolicy(QSql::HighPrecision);
-        } else {
-            const QString dir = QFileInfo(url.path).absolutePath();
-            if (!QDir().mkpath(dir)) {
-                db = QSqlDatabase();
-                return unreachable(QStringLiteral("cannot create the directory %1").arg(dir));
-            }
-            db.setDatabaseName(url.path);
-            // Writers queue for the lock instead of failing at once; the retry loop covers longer waits.
-            db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
-        }
-        if (!db.open()) {
-            const QString why = db.lastError().text().trimmed();
-            db = QSqlDatabase();
-            return unreachable(why);
-        }
+                                          QStringLiteral("cannot open the database (%1): %2").arg(url.describe(), *why)});
     }
     std::unique_ptr<SqlStore> store(new SqlStore(url, connectionName, QSqlDatabase::database(connectionName, false)));
     SqlSession &s = store->m_session;
@@ -182,38 +217,8 @@ StoreResult<std::unique_ptr<Store>> SqlStore::open(const StoreUrl &url, const QS
         e.message = QStringLiteral("%1: %2").arg(url.describe(), e.message);
         return std::unexpected(e);
     };
-    if (pg && !url.schema.isEmpty()) {
-        // The schema name is a validated identifier (StoreUrl::parse), so it may be pasted into SQL.
-        auto exists = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"), {{QStringLiteral(":name"), url.schema}});
-        if (!exists)
-            return prefixed(exists.error());
-        if (exists->isEmpty()) {
-            // IF NOT EXISTS is not safe against a concurrent CREATE: whoever loses finds it made by the other.
-            if (auto created = s.direct(QStringLiteral("CREATE SCHEMA IF NOT EXISTS %1").arg(url.schema)); !created) {
-                auto now = s.select(QStringLiteral("SELECT 1 FROM pg_namespace WHERE nspname = :name"),
-                                    {{QStringLiteral(":name"), url.schema}});
-                if (!now || now->isEmpty())
-                    return prefixed(created.error());
-            }
-        }
-        if (auto set = s.direct(QStringLiteral("SET search_path TO %1").arg(url.schema)); !set)
-            return prefixed(set.error());
-    }
-    if (!pg) {
-        // WAL: readers never block the writer. synchronous=FULL: a commit survives a power cut (this is money).
-        auto mode = s.direct(QStringLiteral("PRAGMA journal_mode = WAL"));
-        if (!mode) {
-            StoreError e = mode.error();
-            if (e.kind == StoreError::Internal)
-                e.kind = StoreError::Unreachable; // e.g. a file that is not a database: nothing we can use
-            return prefixed(e);
-        }
-        if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
-            return prefixed(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
-        for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
-            if (auto done = s.direct(QLatin1String(pragma)); !done)
-                return prefixed(done.error());
-    }
+    if (auto done = pg ? (url.schema.isEmpty() ? StoreResult<void>() : useSchema(s, url.schema)) : configureSqlite(s); !done)
+        return prefixed(done.error());
     auto version = readSchemaVersion(s);
     if (!version)
         return prefixed(version.error());
@@ -270,19 +275,6 @@ StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
     r.settledManually = row.value(QStringLiteral("settled_manually")).toLongLong() != 0;
     r.fiatMicros = quint64(row.value(QStringLiteral("fiat_micros")).toLongLong());
     return r;
-}
-
-StoreResult<QList<InvoiceRecord>> SqlStore::invoicesFromRows(const QList<QSqlRecord> &rows)
-{
-    QList<InvoiceRecord> out;
-    out.reserve(rows.size());
-    for (const QSqlRecord &row : rows) {
-        auto r = invoiceFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
 }
 
 StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
@@ -351,19 +343,6 @@ StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
     const QString keyImages = row.value(QStringLiteral("key_images")).toString();
     r.keyImages = keyImages.isEmpty() ? QStringList() : keyImages.split(u'\n');
     return r;
-}
-
-StoreResult<QList<RefundItem>> SqlStore::refundsFromRows(const QList<QSqlRecord> &rows)
-{
-    QList<RefundItem> out;
-    out.reserve(rows.size());
-    for (const QSqlRecord &row : rows) {
-        auto r = refundFromRow(row);
-        if (!r)
-            return std::unexpected(r.error());
-        out.append(std::move(*r));
-    }
-    return out;
 }
 
 StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
@@ -669,14 +648,7 @@ StoreResult<QList<DepositRecord>> SqlStore::depositsAbove(const QString &asset, 
                                   {QStringLiteral(":height"), qint64(std::min<quint64>(height, quint64(INT64_MAX)))}});
     if (!rows)
         return std::unexpected(rows.error());
-    QList<DepositRecord> out;
-    for (const QSqlRecord &row : *rows) {
-        auto d = depositFromRow(row);
-        if (!d)
-            return std::unexpected(d.error());
-        out.append(*d);
-    }
-    return out;
+    return depositsFromRows(*rows);
 }
 
 StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset, TimePoint now)
@@ -699,312 +671,6 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
             return std::unexpected(attached.error());
         return out;
     });
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Refund queue (reads)
-
-StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> status)
-{
-    // Oldest first: it is a queue.
-    if (status)
-        return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
-                            {{QStringLiteral(":status"), toQString(name(*status))}});
-    return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
-}
-
-StoreResult<QList<RefundItem>> SqlStore::refundsWhere(const QString &whereAndOrder, const Binds &binds)
-{
-    return m_session.read([&]() -> StoreResult<QList<RefundItem>> {
-        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM refund_items %2").arg(RefundColumns, whereAndOrder), binds);
-        if (!rows)
-            return std::unexpected(rows.error());
-        auto out = refundsFromRows(*rows);
-        if (!out)
-            return out;
-        if (auto attached = attachHoldings(*out); !attached)
-            return std::unexpected(attached.error());
-        return out;
-    });
-}
-
-StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
-{
-    // One statement for every filter (the unset bounds bound as the extremes), so it is prepared once.
-    const qint64 from = f.movedFrom ? f.movedFrom->toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
-    const qint64 to = f.movedTo ? f.movedTo->toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
-    auto rows = m_session.select(
-        QStringLiteral("SELECT %1 FROM refund_items WHERE id > :after AND (:anyAsset = 1 OR asset = :asset)"
-                       " AND ((created_at >= :from AND created_at < :to) OR (updated_at >= :from2 AND updated_at < :to2)"
-                       " OR (status IN ('pending', 'refunding') AND created_at < :to3)) ORDER BY id LIMIT :limit")
-            .arg(RefundColumns),
-        {{QStringLiteral(":after"), f.afterId},
-         {QStringLiteral(":anyAsset"), f.asset.isEmpty() ? 1 : 0},
-         {QStringLiteral(":asset"), text(f.asset)},
-         {QStringLiteral(":from"), from},
-         {QStringLiteral(":to"), to},
-         {QStringLiteral(":from2"), from},
-         {QStringLiteral(":to2"), to},
-         {QStringLiteral(":to3"), to},
-         {QStringLiteral(":limit"), qint64(std::max(f.limit, 1))}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    return refundsFromRows(*rows);
-}
-
-StoreResult<RefundItem> SqlStore::refund(qint64 id)
-{
-    return m_session.read([&]() -> StoreResult<RefundItem> {
-        auto item = loadRefund(id, false);
-        if (!item)
-            return item;
-        QList<RefundItem> one{*item};
-        if (auto attached = attachHoldings(one, id); !attached)
-            return std::unexpected(attached.error());
-        return one.first();
-    });
-}
-
-StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
-{
-    return m_session.read([&]() -> StoreResult<QList<DepositRecord>> {
-        auto item = loadRefund(refundId, false);
-        if (!item)
-            return std::unexpected(item.error());
-        const bool held = item->reason == RefundReason::Late || item->reason == RefundReason::Unmatched;
-        auto rows = held ? m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE refund_id = :id ORDER BY id").arg(DepositColumns),
-                                            {{QStringLiteral(":id"), refundId}})
-                         : m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE invoice_id = :id AND status = 'counted'"
-                                                           " AND refund_id IS NULL ORDER BY id")
-                                                .arg(DepositColumns),
-                                            {{QStringLiteral(":id"), item->invoiceId.value_or(-1)}});
-        if (!rows)
-            return std::unexpected(rows.error());
-        QList<DepositRecord> out;
-        for (const QSqlRecord &row : *rows) {
-            auto d = depositFromRow(row);
-            if (!d)
-                return std::unexpected(d.error());
-            out.append(*d);
-        }
-        return out;
-    });
-}
-
-StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
-{
-    const QString sql = QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log ORDER BY id DESC");
-    auto rows = limit >= 0 ? m_session.select(sql + QStringLiteral(" LIMIT :limit"), {{QStringLiteral(":limit"), limit}})
-                           : m_session.select(sql);
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<AuditEntry> out;
-    for (const QSqlRecord &row : *rows) {
-        AuditEntry e;
-        e.id = row.value(0).toLongLong();
-        e.at = QDateTime::fromMSecsSinceEpoch(row.value(1).toLongLong(), Qt::UTC);
-        e.actor = row.value(2).toString();
-        e.action = row.value(3).toString();
-        e.subject = row.value(4).toString();
-        e.before = row.value(5).toString();
-        e.after = row.value(6).toString();
-        out.append(e);
-    }
-    return out;
-}
-
-StoreResult<void> SqlStore::audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
-                                  const QString &before, const QString &after)
-{
-    auto done = m_session.execute(QStringLiteral("INSERT INTO audit_log (at, actor, action, subject, before_json, after_json)"
-                                                 " VALUES (:at, :actor, :action, :subject, :before, :after)"),
-                                  {{QStringLiteral(":at"), toMs(now)},
-                                   {QStringLiteral(":actor"), actor},
-                                   {QStringLiteral(":action"), action},
-                                   {QStringLiteral(":subject"), subject},
-                                   {QStringLiteral(":before"), before},
-                                   {QStringLiteral(":after"), after}});
-    if (!done)
-        return std::unexpected(done.error());
-    return {};
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Wallet cursors and change detection
-
-StoreResult<std::optional<WalletCursor>> SqlStore::cursor(const QString &backend) { return loadCursor(backend, false); }
-
-StoreResult<std::optional<WalletCursor>> SqlStore::loadCursor(const QString &backend, bool lock)
-{
-    auto row = m_session.selectOne(QStringLiteral("SELECT backend, height, block_hash, asset, poll_started_at, tip_time, horizon"
-                                                  " FROM wallet_cursors WHERE backend = :b%1")
-                                       .arg(lock ? m_session.forUpdate() : QString()),
-                                   {{QStringLiteral(":b"), backend}});
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return std::optional<WalletCursor>();
-    WalletCursor c;
-    c.backend = (*row)->value(0).toString();
-    c.height = quint64((*row)->value(1).toLongLong());
-    c.blockHash = (*row)->value(2).toString();
-    c.asset = (*row)->value(3).toString();
-    c.pollStartedAt = optionalTime((*row)->value(4));
-    c.tipTime = optionalTime((*row)->value(5));
-    c.horizon = optionalTime((*row)->value(6));
-    return std::optional<WalletCursor>(c);
-}
-
-StoreResult<WalletCursor> SqlStore::completePoll(const CompletedPoll &poll)
-{
-    if (poll.backend.isEmpty())
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
-    if (poll.height > quint64(INT64_MAX))
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("height out of range")});
-    const Asset *a = findAsset(poll.asset.toStdString());
-    if (!a)
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("unknown asset \"%1\"").arg(poll.asset)});
-    const QString asset = QString::fromStdString(a->code);
-    // Like a cursor, no change mark: a poll that found nothing new wakes no dashboard.
-    return m_session.write([&]() -> StoreResult<WalletCursor> {
-        auto stored = loadCursor(poll.backend, true);
-        if (!stored)
-            return std::unexpected(stored.error());
-        WalletCursor next;
-        next.backend = poll.backend;
-        next.asset = asset;
-        next.height = nextCursor(*stored ? std::optional<std::uint64_t>((*stored)->height) : std::nullopt, poll.height);
-        // The tip hash belongs to the height reported; a cursor held up keeps the hash it had.
-        next.blockHash = next.height == poll.height ? poll.tipHash : (*stored)->blockHash;
-        next.pollStartedAt = poll.startedAt;
-        next.tipTime = poll.tipTime;
-        const std::optional<TimePoint> storedHorizon = *stored ? (*stored)->horizon : std::nullopt;
-        const std::optional<TimePoint> computed = expiryHorizon(poll.startedAt, poll.tipTime);
-        next.horizon = computed ? std::optional<TimePoint>(nextHorizon(storedHorizon, *computed)) : storedHorizon;
-        auto done = m_session.execute(
-            QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at, asset, poll_started_at, tip_time,"
-                           " horizon) VALUES (:b, :h, :hash, :at, :asset, :started, :tip, :horizon)"
-                           " ON CONFLICT (backend) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash,"
-                           " updated_at = excluded.updated_at, asset = excluded.asset, poll_started_at = excluded.poll_started_at,"
-                           " tip_time = excluded.tip_time, horizon = excluded.horizon"),
-            {{QStringLiteral(":b"), next.backend},
-             {QStringLiteral(":h"), qint64(next.height)},
-             {QStringLiteral(":hash"), text(next.blockHash)},
-             {QStringLiteral(":at"), toMs(poll.now)},
-             {QStringLiteral(":asset"), asset},
-             {QStringLiteral(":started"), toMs(poll.startedAt)},
-             {QStringLiteral(":tip"), poll.tipTime ? QVariant(toMs(*poll.tipTime)) : QVariant(QMetaType::fromType<qlonglong>())},
-             {QStringLiteral(":horizon"), next.horizon ? QVariant(toMs(*next.horizon)) : QVariant(QMetaType::fromType<qlonglong>())}});
-        if (!done)
-            return std::unexpected(done.error());
-        if (auto covered = extendCoverage(poll, asset); !covered)
-            return std::unexpected(covered.error());
-        return next;
-    });
-}
-
-StoreResult<void> SqlStore::extendCoverage(const CompletedPoll &poll, const QString &asset)
-{
-    auto last = m_session.selectOne(QStringLiteral("SELECT id, started_at, ended_at FROM wallet_coverage WHERE backend = :b"
-                                                   " ORDER BY ended_at DESC, id DESC LIMIT 1"),
-                                    {{QStringLiteral(":b"), poll.backend}});
-    if (!last)
-        return std::unexpected(last.error());
-    if (*last) {
-        const CoverageInterval interval{fromMs((*last)->value(1).toLongLong()), fromMs((*last)->value(2).toLongLong())};
-        if (continuesCoverage(interval, poll.startedAt, poll.coverageSlack)) {
-            auto extended = m_session.execute(QStringLiteral("UPDATE wallet_coverage SET ended_at = :to WHERE id = :id"),
-                                              {{QStringLiteral(":to"), toMs(std::max(interval.to, poll.startedAt))},
-                                               {QStringLiteral(":id"), (*last)->value(0).toLongLong()}});
-            if (!extended)
-                return std::unexpected(extended.error());
-            return {};
-        }
-    }
-    auto begun = m_session.execute(QStringLiteral("INSERT INTO wallet_coverage (asset, backend, started_at, ended_at)"
-                                                  " VALUES (:asset, :b, :from, :to)"),
-                                   {{QStringLiteral(":asset"), asset},
-                                    {QStringLiteral(":b"), poll.backend},
-                                    {QStringLiteral(":from"), toMs(poll.startedAt)},
-                                    {QStringLiteral(":to"), toMs(poll.startedAt)}});
-    if (!begun)
-        return std::unexpected(begun.error());
-    return {};
-}
-
-StoreResult<QList<CoverageInterval>> SqlStore::coverage(const QString &asset)
-{
-    const Asset *a = findAsset(asset.toStdString());
-    auto rows = m_session.select(QStringLiteral("SELECT started_at, ended_at FROM wallet_coverage WHERE asset = :asset"
-                                                " ORDER BY started_at, id"),
-                                 {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<CoverageInterval> out;
-    for (const QSqlRecord &row : *rows)
-        out.append(CoverageInterval{fromMs(row.value(0).toLongLong()), fromMs(row.value(1).toLongLong())});
-    return out;
-}
-
-StoreResult<std::optional<qint64>> SqlStore::invoiceWithAddress(const QString &asset, const QString &address)
-{
-    const Asset *a = findAsset(asset.toStdString());
-    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"
-                                                  " ORDER BY id DESC LIMIT 1"),
-                                   {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
-                                    {QStringLiteral(":address"), address}});
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return std::optional<qint64>();
-    return std::optional<qint64>((*row)->value(0).toLongLong());
-}
-
-StoreResult<void> SqlStore::setCursor(const WalletCursor &cursor, TimePoint now)
-{
-    if (cursor.backend.isEmpty())
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("empty backend id")});
-    if (cursor.height > quint64(INT64_MAX))
-        return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("height out of range")});
-    // A cursor is not data anyone watches: no change mark, so polls do not wake every dashboard.
-    return m_session.write([&]() -> StoreResult<void> {
-        auto done = m_session.execute(
-            QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at) VALUES (:b, :h, :hash, :at)"
-                           " ON CONFLICT (backend) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash,"
-                           " updated_at = excluded.updated_at"),
-            {{QStringLiteral(":b"), cursor.backend},
-             {QStringLiteral(":h"), qint64(cursor.height)},
-             {QStringLiteral(":hash"), text(cursor.blockHash)},
-             {QStringLiteral(":at"), toMs(now)}});
-        if (!done)
-            return std::unexpected(done.error());
-        return {};
-    });
-}
-
-StoreResult<qint64> SqlStore::changeToken()
-{
-    if (!m_session.isPostgres()) {
-        // data_version moves when another connection committed; our own commits are counted by the session.
-        // Only then is the counter row read, so a poll with nothing new costs one pragma.
-        auto dv = m_session.select(QStringLiteral("PRAGMA data_version"));
-        if (!dv)
-            return std::unexpected(dv.error());
-        const qint64 version = dv->isEmpty() ? -1 : dv->first().value(0).toLongLong();
-        if (version == m_seenDataVersion && m_session.ownChanges() == m_seenOwnChanges)
-            return m_cachedToken;
-        auto row = m_session.selectOne(QStringLiteral("SELECT value FROM change_counter WHERE id = 1"));
-        if (!row)
-            return std::unexpected(row.error());
-        m_cachedToken = *row ? (**row).value(0).toLongLong() : 0;
-        m_seenDataVersion = version;
-        m_seenOwnChanges = m_session.ownChanges();
-        return m_cachedToken;
-    }
-    auto row = m_session.selectOne(QStringLiteral("SELECT value FROM change_counter WHERE id = 1"));
-    if (!row)
-        return std::unexpected(row.error());
-    return *row ? (**row).value(0).toLongLong() : qint64(0);
 }
 
 } // namespace sd

@@ -14,6 +14,8 @@
 
 #include <memory>
 
+class QTimeZone;
+
 namespace sd {
 
 class RowSet;
@@ -169,10 +171,14 @@ private:
 
     // ---- row mapping (sqlstore.cpp) ----
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
-    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows); // each by invoiceFromRow
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
-    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows);
+    // Every row read by one of the readers above, in order; the first row that does not read stops it.
+    template<typename T>
+    StoreResult<QList<T>> fromRows(const QList<QSqlRecord> &rows, StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &));
+    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::invoiceFromRow); }
+    StoreResult<QList<DepositRecord>> depositsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::depositFromRow); }
+    StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::refundFromRow); }
     // The refund items a `WHERE ... ORDER BY` clause selects, with what their deposits allow (holding).
     StoreResult<QList<RefundItem>> refundsWhere(const QString &whereAndOrder, const Binds &binds);
     // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
@@ -198,6 +204,17 @@ private:
     // Checks and writes one item's move (its row locked by the caller), with the audit entry.
     StoreResult<RefundItem> advanceLocked(const RefundItem &item, RefundStatus to, const RefundMove &move,
                                           std::optional<qint64> groupId, const QString &actor, TimePoint now);
+    // invoiceStats' parts (sqlstorestats.cpp), inside its read transaction.
+    StoreResult<void> countStates(InvoiceStats &out);
+    StoreResult<void> settledStats(const InvoiceStatsRequest &req, const QTimeZone &zone, InvoiceStats &out);
+    StoreResult<void> refundStats(const InvoiceStatsRequest &req, const QTimeZone &zone, InvoiceStats &out);
+    // applyRefundToInvoice's steps.
+    StoreResult<std::pair<RefundItem, InvoiceRecord>> lockRefundToApply(qint64 refundId);
+    StoreResult<QStringList> countAppliedDeposits(const RefundItem &item, const InvoiceRecord &record, TimePoint now);
+    StoreResult<Invoice> settleManually(const RefundItem &item, const InvoiceRecord &record, const QStringList &counted,
+                                        const QString &actor, TimePoint now);
+    StoreResult<void> auditManualSettlement(const RefundItem &item, const InvoiceRecord &record, const Invoice &next,
+                                            const RecordOutcome &outcome, const QString &actor, TimePoint now);
     // The items that must move with `item` (its group), locked, in id order; just the item when it has none.
     StoreResult<QList<RefundItem>> lockGroup(const RefundItem &item);
     StoreResult<void> audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
@@ -230,8 +247,9 @@ private:
                               TimePoint now, RecordOutcome &outcome);
     StoreResult<void> writeEvent(qint64 invoiceId, TimePoint now, InvoiceState from, InvoiceState to,
                                  const QString &cause);
-    StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice,
-                                       bool settledManually, TimePoint now, RecordOutcome &outcome);
+    // A manually settled invoice is `settled` like any other: only the overpaid rule can apply to it.
+    StoreResult<void> reconcileRefunds(qint64 invoiceId, const QString &asset, const Invoice &invoice, TimePoint now,
+                                       RecordOutcome &outcome);
     // The one write to an invoice's refund items that reconcileRefunds decides on (read and locked here), as a
     // statement RETURNING the item's id; `inserts`: a new item (else the pending one, already in the outcome).
     struct RefundWrite
@@ -280,5 +298,19 @@ private:
     qint64 m_cachedToken = 0;
     bool m_leaseKeepalives = false; // the server-side keepalives of a lease-holding session are set
 };
+
+template<typename T>
+StoreResult<QList<T>> SqlStore::fromRows(const QList<QSqlRecord> &rows, StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &))
+{
+    QList<T> out;
+    out.reserve(rows.size());
+    for (const QSqlRecord &row : rows) {
+        auto r = (this->*fromRow)(row);
+        if (!r)
+            return std::unexpected(r.error());
+        out.append(std::move(*r));
+    }
+    return out;
+}
 
 } // namespace sd

@@ -16,23 +16,20 @@
 // deposit the wallet reports for another invoice) goes through SqlStore::recordAside one observation at a time:
 // what the batch decided before it is written first, and what recordAside wrote is read back before the
 // next observation of the same invoice or key is decided.
-#include "sqlstore.h"
+#include "sqlstorebatch.h"
 
 #include "asset.h"
 #include "checkout.h"
 #include "chainwatch.h"
-#include "rowset.h"
+#include "qtext.h"
 
-#include <QHash>
-#include <QSqlField>
 
 #include <algorithm>
 
 namespace sd {
 
-namespace {
+namespace recordbatch {
 
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QVariant nullInt() { return QVariant(QMetaType::fromType<qlonglong>()); }
 QVariant nullText() { return QVariant(QMetaType::fromType<QString>()); }
 QVariant nullableMs(const std::optional<TimePoint> &t) { return t ? QVariant(toMs(*t)) : nullInt(); }
@@ -42,7 +39,6 @@ QString keyOf(const QString &asset, const DepositKey &key)
     return asset + QChar(0x1f) + QString::fromStdString(key.txid) + QChar(0x1f) + QString::fromStdString(key.output);
 }
 
-// An invoice's domain deposits as the store reads them back (attachDeposits): those that ever counted.
 void rebuildDomainDeposits(InvoiceRecord &r)
 {
     r.invoice.deposits.clear();
@@ -51,10 +47,6 @@ void rebuildDomainDeposits(InvoiceRecord &r)
             r.invoice.deposits.push_back(d.deposit);
 }
 
-using T = RowSet::Type;
-
-// `column` is one of `ids`. PostgreSQL plans a join with a JSON row set as if it held 100 rows and then
-// prefers a sequential scan of the table; `= ANY(array)` is an index scan for any number of ids.
 QString idIn(Dialect d, const QString &column, const QList<qint64> &ids, const QString &placeholder, Binds &binds)
 {
     QStringList text;
@@ -68,7 +60,6 @@ QString idIn(Dialect d, const QString &column, const QList<qint64> &ids, const Q
     return QStringLiteral("%1 IN (SELECT value FROM json_each(%2))").arg(column, placeholder);
 }
 
-// A PostgreSQL text[] literal.
 QString textArray(const QStringList &values)
 {
     QStringList quoted;
@@ -80,78 +71,9 @@ QString textArray(const QStringList &values)
     return u'{' + quoted.join(u',') + u'}';
 }
 
-} // namespace
+} // namespace recordbatch
 
-// ---------------------------------------------------------------------------------------------------------
-
-class SqlStore::RecordBatch
-{
-public:
-    RecordBatch(SqlStore &store, TimePoint now) : m_store(store), m_session(store.m_session), m_now(now) {}
-
-    StoreResult<QList<RecordOutcome>> run(const QList<std::expected<Observation, StoreError>> &list);
-
-private:
-    struct Item // one of an invoice's underpaid_expired / overpaid refund items
-    {
-        InvoiceRefundItem item;
-        QString txids;
-        std::optional<QString> note; // set: written (auto-dismissal)
-        bool inserted = false;       // created by this batch, not yet written
-        int createdBy = -1;          // the outcome that created it: new items are inserted in that order
-        bool dirty = false;
-        QList<int> outcomes;         // outcomes naming it while its id is not known yet
-    };
-    struct Cached
-    {
-        InvoiceRecord record;
-        bool dirty = false; // its row is written at the next flush
-        bool itemsRead = false;
-        QList<Item> items;
-    };
-
-    StoreResult<void> lockInvoices(const QList<Observation> &valid);
-    StoreResult<void> readDeposits(const QList<Observation> &valid);
-    StoreResult<void> readItems();
-    std::optional<qint64> invoiceFor(const Observation &o) const;
-    // The observation decided in memory; false: it is not an order's money (recordAside decides).
-    StoreResult<bool> decide(const Observation &o, Cached &c, RecordOutcome &out, int index);
-    StoreResult<void> aside(const Observation &o, std::optional<qint64> invoiceId, RecordOutcome &out);
-    void redeliver(const Observation &o, Cached &c, DepositRecord &known, RecordOutcome &out);
-    bool updateDetails(DepositRecord &known, const Observation &o);
-    StoreResult<void> transition(const Observation &o, Cached &c, const Transition &t, const InvoiceEvent &event,
-                                 RecordOutcome &out, int index);
-    StoreResult<void> reconcile(Cached &c, RecordOutcome &out, int index);
-    // Writes what was decided so far; `last`: nothing is written after it in the transaction.
-    StoreResult<void> flush(bool last = false);
-    StoreResult<void> reload(qint64 invoiceId);
-
-    SqlStore &m_store;
-    SqlSession &m_session;
-    const TimePoint m_now;
-    QHash<qint64, Cached> m_invoices;
-    QHash<QString, DepositRecord> m_known; // by keyOf: every deposit of the batch's keys and its invoices
-    QList<RecordOutcome> m_outcomes;
-
-    // ---- what the next flush writes ----
-    RowSet m_newDeposits{{{QStringLiteral("n"), T::Int},           {QStringLiteral("asset"), T::Text},
-                          {QStringLiteral("txid"), T::Text},       {QStringLiteral("output_key"), T::Text},
-                          {QStringLiteral("amount"), T::Amount},   {QStringLiteral("effective_at"), T::Int},
-                          {QStringLiteral("confirmations"), T::Int}, {QStringLiteral("height"), T::Int},
-                          {QStringLiteral("block_hash"), T::Text}, {QStringLiteral("invoice_id"), T::Int},
-                          {QStringLiteral("address"), T::Text},    {QStringLiteral("unlock_time"), T::Int}}};
-    QStringList m_newKeys;              // keyOf of each new deposit, in order (their final details at flush)
-    QStringList m_changedKeys;          // known deposits whose status or details changed
-    QList<qint64> m_dirtyOrder;         // invoices to write, in the order first changed
-    RowSet m_events{{{QStringLiteral("n"), T::Int},          {QStringLiteral("invoice_id"), T::Int},
-                     {QStringLiteral("from_state"), T::Text}, {QStringLiteral("to_state"), T::Text},
-                     {QStringLiteral("cause"), T::Text}}};
-    RowSet m_outbox{{{QStringLiteral("n"), T::Int},          {QStringLiteral("invoice_id"), T::Int},
-                     {QStringLiteral("type"), T::Text},       {QStringLiteral("txid"), T::Text},
-                     {QStringLiteral("output_key"), T::Text}, {QStringLiteral("amount"), T::Amount},
-                     {QStringLiteral("flags"), T::Int}}};
-    bool m_changed = false;
-};
+using namespace recordbatch;
 
 StoreResult<QList<RecordOutcome>> SqlStore::RecordBatch::run(const QList<std::expected<Observation, StoreError>> &list)
 {
@@ -226,13 +148,13 @@ StoreResult<void> SqlStore::RecordBatch::lockInvoices(const QList<Observation> &
                                       {{QStringLiteral(":rows"), rows.value()}});
         if (!found)
             return std::unexpected(found.error());
-        for (const QSqlRecord &row : *found) {
-            auto record = m_store.invoiceFromRow(row);
-            if (!record)
-                return std::unexpected(record.error());
-            const qint64 id = record->id;
+        auto records = m_store.invoicesFromRows(*found);
+        if (!records)
+            return std::unexpected(records.error());
+        for (InvoiceRecord &record : *records) {
+            const qint64 id = record.id;
             Cached c;
-            c.record = std::move(*record);
+            c.record = std::move(record);
             m_invoices.insert(id, std::move(c));
         }
     }
@@ -285,15 +207,15 @@ StoreResult<void> SqlStore::RecordBatch::readDeposits(const QList<Observation> &
         QStringLiteral("SELECT %1 FROM deposits WHERE %2 UNION %3 ORDER BY 1").arg(depositColumns(), ofInvoices, ofKeys), binds);
     if (!rows)
         return std::unexpected(rows.error());
-    for (const QSqlRecord &row : *rows) {
-        auto d = m_store.depositFromRow(row);
-        if (!d)
-            return std::unexpected(d.error());
-        m_known.insert(keyOf(d->asset, d->deposit.key), *d);
-        if (d->invoiceId) {
-            auto it = m_invoices.find(*d->invoiceId);
+    auto deposits = m_store.depositsFromRows(*rows);
+    if (!deposits)
+        return std::unexpected(deposits.error());
+    for (const DepositRecord &d : std::as_const(*deposits)) {
+        m_known.insert(keyOf(d.asset, d.deposit.key), d);
+        if (d.invoiceId) {
+            auto it = m_invoices.find(*d.invoiceId);
             if (it != m_invoices.end())
-                it->record.deposits.append(*d);
+                it->record.deposits.append(d);
         }
     }
     for (Cached &c : m_invoices)
@@ -380,7 +302,7 @@ StoreResult<bool> SqlStore::RecordBatch::decide(const Observation &o, Cached &c,
         break;
     }
     return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("unexpected transition %1 for a deposit")
-                                                                    .arg(qs(name(t->change)))));
+                                                                    .arg(toQString(name(t->change)))));
 }
 
 bool SqlStore::RecordBatch::updateDetails(DepositRecord &known, const Observation &o)
@@ -463,10 +385,10 @@ StoreResult<void> SqlStore::RecordBatch::transition(const Observation &o, Cached
     m_changed = true;
     // Every transition with its cause; a confirmation count that moves without changing the state is not one.
     if (t.stateChanged() || (t.change != Change::None && t.change != Change::ConfirmationsChanged))
-        m_events.append({qint64(m_events.size()), c.record.id, qs(name(t.from)), qs(name(t.invoice.state)),
+        m_events.append({qint64(m_events.size()), c.record.id, toQString(name(t.from)), toQString(name(t.invoice.state)),
                          transitionCause(t.change, event)});
     for (const CheckoutEvent &e : eventsOf(before, t)) // merchant API webhooks
-        m_outbox.append({qint64(m_outbox.size()), c.record.id, qs(name(e.type)),
+        m_outbox.append({qint64(m_outbox.size()), c.record.id, toQString(name(e.type)),
                          e.deposit ? QString::fromStdString(e.deposit->txid) : QStringLiteral(""),
                          e.deposit ? QString::fromStdString(e.deposit->output) : QStringLiteral(""),
                          encodeAtomic(m_session.dialect(), e.amount), outboxFlags(e)});
@@ -591,266 +513,6 @@ StoreResult<void> SqlStore::RecordBatch::reload(qint64 invoiceId)
     return {};
 }
 
-// ---- write ----
-
-StoreResult<void> SqlStore::RecordBatch::flush(bool last)
-{
-    // One statement per table, in this order; on PostgreSQL all of them (and, in the batch's last flush, the
-    // change counter) one statement of data-modifying CTEs: one round trip. They touch disjoint rows (a key
-    // new in this flush is inserted with its final details, an invoice or item written once with its final
-    // state), so running them in one snapshot changes nothing.
-    const Dialect d = m_session.dialect();
-    const qint64 now = toMs(m_now);
-    struct Write
-    {
-        QString sql;  // an INSERT or UPDATE; `%1` stands for the write's placeholder prefix
-        Binds binds;  // named by that prefix
-        QString returning = QStringLiteral("1");
-    };
-    QList<Write> writes;
-    int depositWrite = -1, itemWrite = -1;
-    constexpr int BumpWrite = 1000; // the change counter's row in the PostgreSQL statement's result
-    const auto add = [&](Write w) {
-        writes.append(std::move(w));
-        return int(writes.size() - 1);
-    };
-    const auto p = [](int i, const char *name) { return QStringLiteral(":w%1%2").arg(i).arg(QLatin1String(name)); };
-    if (!m_newKeys.isEmpty()) {
-        for (qsizetype i = 0; i < m_newKeys.size(); ++i) {
-            const DepositRecord &r = m_known[m_newKeys[i]];
-            m_newDeposits.append({qint64(i), r.asset, QString::fromStdString(r.deposit.key.txid),
-                                  QString::fromStdString(r.deposit.key.output), encodeAtomic(d, r.deposit.amount),
-                                  toMs(r.deposit.effectiveAt), qint64(r.deposit.confirmations),
-                                  r.height ? QVariant(qint64(*r.height)) : nullInt(), r.blockHash, *r.invoiceId, r.address,
-                                  qint64(r.unlockTime)});
-        }
-        const int i = int(writes.size());
-        // WHERE true: SQLite's grammar needs it before ON CONFLICT after a SELECT.
-        depositWrite = add(Write{
-            QStringLiteral("INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, height, block_hash,"
-                           " status, invoice_id, address, recorded_at, updated_at, refund_id, unlock_time) SELECT asset, txid,"
-                           " output_key, amount, effective_at, confirmations, height, block_hash, 'counted', invoice_id, address,"
-                           " CAST(%2 AS BIGINT), CAST(%3 AS BIGINT), NULL, unlock_time FROM (%1) AS x WHERE true ORDER BY n"
-                           " ON CONFLICT (asset, txid, output_key) DO NOTHING")
-                .arg(m_newDeposits.source(d, p(i, "rows")), p(i, "now"), p(i, "now2")),
-            {{p(i, "rows"), m_newDeposits.value()}, {p(i, "now"), now}, {p(i, "now2"), now}}});
-        m_newDeposits.clear();
-    }
-    if (!m_changedKeys.isEmpty()) {
-        RowSet changed({{QStringLiteral("asset"), T::Text},        {QStringLiteral("txid"), T::Text},
-                        {QStringLiteral("output_key"), T::Text},   {QStringLiteral("status"), T::Text},
-                        {QStringLiteral("confirmations"), T::Int}, {QStringLiteral("height"), T::Int},
-                        {QStringLiteral("block_hash"), T::Text},   {QStringLiteral("effective_at"), T::Int},
-                        {QStringLiteral("unlock_time"), T::Int}});
-        QStringList assets, txids;
-        for (const QString &key : std::as_const(m_changedKeys)) {
-            const DepositRecord &r = m_known[key];
-            if (!assets.contains(r.asset))
-                assets << r.asset;
-            txids << QString::fromStdString(r.deposit.key.txid);
-            changed.append({r.asset, QString::fromStdString(r.deposit.key.txid), QString::fromStdString(r.deposit.key.output),
-                            qs(name(r.deposit.status)), qint64(r.deposit.confirmations),
-                            r.height ? QVariant(qint64(*r.height)) : nullInt(), r.blockHash, toMs(r.deposit.effectiveAt),
-                            qint64(r.unlockTime)});
-        }
-        const int i = int(writes.size());
-        Binds binds{{p(i, "rows"), changed.value()}, {p(i, "now"), now}};
-        QString narrow; // PostgreSQL: the rows by the key index's leading columns (see idIn)
-        if (d == Dialect::Postgres) {
-            narrow = QStringLiteral(" AND deposits.asset = ANY(CAST(%1 AS TEXT[])) AND deposits.txid = ANY(CAST(%2 AS TEXT[]))")
-                         .arg(p(i, "assets"), p(i, "txids"));
-            binds << std::pair{p(i, "assets"), QVariant(textArray(assets))} << std::pair{p(i, "txids"), QVariant(textArray(txids))};
-        }
-        add(Write{QStringLiteral("UPDATE deposits SET status = x.status, confirmations = x.confirmations, height = x.height,"
-                                 " block_hash = x.block_hash, effective_at = x.effective_at, unlock_time = x.unlock_time,"
-                                 " updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x WHERE deposits.asset = x.asset AND"
-                                 " deposits.txid = x.txid AND deposits.output_key = x.output_key%3")
-                      .arg(changed.source(d, p(i, "rows")), p(i, "now"), narrow),
-                  binds});
-        m_changedKeys.clear();
-    }
-    if (!m_dirtyOrder.isEmpty()) {
-        RowSet invoices({{QStringLiteral("id"), T::Int},         {QStringLiteral("state"), T::Text},
-                         {QStringLiteral("received"), T::Amount}, {QStringLiteral("surplus"), T::Amount},
-                         {QStringLiteral("settled_at"), T::Int},  {QStringLiteral("closed_at"), T::Int}});
-        for (qint64 id : std::as_const(m_dirtyOrder)) {
-            Cached &c = m_invoices[id];
-            const Invoice &inv = c.record.invoice;
-            invoices.append({id, qs(name(inv.state)), encodeAtomic(d, inv.received()), encodeAtomic(d, inv.surplus()),
-                             nullableMs(inv.settledAt), nullableMs(inv.closedAt)});
-            c.dirty = false;
-        }
-        const int i = int(writes.size());
-        Binds binds{{p(i, "rows"), invoices.value()}, {p(i, "now"), now}};
-        const QString narrow = idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, p(i, "ids"), binds);
-        add(Write{QStringLiteral("UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, settled_at ="
-                                 " x.settled_at, closed_at = x.closed_at, updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
-                                 " WHERE invoices.id = x.id AND %3")
-                      .arg(invoices.source(d, p(i, "rows")), p(i, "now"), narrow),
-                  binds});
-        m_dirtyOrder.clear();
-    }
-    if (!m_events.isEmpty()) {
-        const int i = int(writes.size());
-        add(Write{QStringLiteral("INSERT INTO invoice_events (invoice_id, at, from_state, to_state, cause) SELECT invoice_id,"
-                                 " CAST(%2 AS BIGINT), from_state, to_state, cause FROM (%1) AS x ORDER BY n")
-                      .arg(m_events.source(d, p(i, "rows")), p(i, "now")),
-                  {{p(i, "rows"), m_events.value()}, {p(i, "now"), now}}});
-        m_events.clear();
-    }
-    if (!m_outbox.isEmpty()) {
-        // Rows only for invoices a checkout sits above (as writeOutbox).
-        const int i = int(writes.size());
-        add(Write{QStringLiteral("INSERT INTO api_outbox (checkout_id, invoice_id, type, txid, output_key, amount, flags, at)"
-                                 " SELECT c.id, x.invoice_id, x.type, x.txid, x.output_key, x.amount, x.flags, CAST(%2 AS BIGINT)"
-                                 " FROM (%1) AS x JOIN api_checkouts c ON c.invoice_id = x.invoice_id ORDER BY x.n, c.id")
-                      .arg(m_outbox.source(d, p(i, "rows")), p(i, "now")),
-                  {{p(i, "rows"), m_outbox.value()}, {p(i, "now"), now}}});
-        m_outbox.clear();
-    }
-    RowSet newItems({{QStringLiteral("n"), T::Int},      {QStringLiteral("invoice_id"), T::Int},
-                     {QStringLiteral("asset"), T::Text}, {QStringLiteral("reason"), T::Text},
-                     {QStringLiteral("amount"), T::Amount}, {QStringLiteral("txids"), T::Text}});
-    RowSet changedItems({{QStringLiteral("id"), T::Int},      {QStringLiteral("status"), T::Text},
-                         {QStringLiteral("amount"), T::Amount}, {QStringLiteral("txids"), T::Text},
-                         {QStringLiteral("note"), T::Text}});
-    QList<qint64> changedIds;
-    QList<std::pair<qint64, Item *>> inserting; // (invoice, item), in the order the batch created them
-    QList<qint64> order = m_invoices.keys();
-    std::sort(order.begin(), order.end());
-    for (qint64 id : std::as_const(order)) {
-        Cached &c = m_invoices[id];
-        for (Item &item : c.items) {
-            if (item.inserted) {
-                inserting.append({id, &item});
-                item.dirty = false;
-            } else if (item.dirty) {
-                changedIds << item.item.id;
-                changedItems.append({qint64(item.item.id), qs(name(item.item.status)), encodeAtomic(d, item.item.amount),
-                                     item.txids, item.note ? QVariant(*item.note) : nullText()});
-                item.dirty = false;
-            }
-        }
-    }
-    std::sort(inserting.begin(), inserting.end(), [](const auto &a, const auto &b) { return a.second->createdBy < b.second->createdBy; });
-    for (auto [id, item] : std::as_const(inserting))
-        newItems.append({qint64(item->createdBy), id, m_invoices[id].record.asset, qs(name(item->item.reason)),
-                         encodeAtomic(d, item->item.amount), item->txids});
-    if (!changedItems.isEmpty()) {
-        const int i = int(writes.size());
-        Binds binds{{p(i, "rows"), changedItems.value()}, {p(i, "now"), now}};
-        const QString narrow = idIn(d, QStringLiteral("refund_items.id"), changedIds, p(i, "ids"), binds);
-        add(Write{QStringLiteral("UPDATE refund_items SET status = x.status, amount = x.amount, txids = x.txids, note ="
-                                 " COALESCE(x.note, refund_items.note), updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
-                                 " WHERE refund_items.id = x.id AND %3")
-                      .arg(changedItems.source(d, p(i, "rows")), p(i, "now"), narrow),
-                  binds});
-    }
-    if (!newItems.isEmpty()) {
-        // At most one new item per invoice and reason (planInvoiceRefund updates the pending one after that).
-        const int i = int(writes.size());
-        itemWrite = add(Write{
-            QStringLiteral("INSERT INTO refund_items (invoice_id, asset, reason, status, amount, txids, created_at, updated_at, fee)"
-                           " SELECT invoice_id, asset, reason, 'pending', amount, txids, CAST(%2 AS BIGINT), CAST(%3 AS BIGINT),"
-                           " '%4' FROM (%1) AS x ORDER BY n")
-                .arg(newItems.source(d, p(i, "rows")), p(i, "now"), p(i, "now2"), encodeAtomic(d, 0).toString()), // no fee yet
-            {{p(i, "rows"), newItems.value()}, {p(i, "now"), now}, {p(i, "now2"), now}},
-            QStringLiteral("id, invoice_id, reason")});
-    }
-
-    // ---- run them ----
-    qsizetype depositsInserted = 0;
-    QList<QSqlRecord> createdItems;
-    bool counted = false;
-    if (d == Dialect::Postgres && !writes.isEmpty()) {
-        QStringList ctes, results, all;
-        Binds binds;
-        for (qsizetype i = 0; i < writes.size(); ++i) {
-            ctes << QStringLiteral("w%1 AS (%2 RETURNING %3)").arg(i).arg(writes[i].sql, writes[i].returning);
-            binds += writes[i].binds;
-            all << QStringLiteral("(SELECT count(*) FROM w%1)").arg(i);
-            results << (qsizetype(i) == itemWrite
-                            ? QStringLiteral("SELECT %1, id, invoice_id, reason FROM w%1").arg(i)
-                            : QStringLiteral("SELECT %1, count(*), CAST(NULL AS BIGINT), CAST(NULL AS TEXT) FROM w%1").arg(i));
-        }
-        if (last && m_changed) {
-            // The change counter last: its row is locked only once every other write of the statement is done
-            // (the condition reads them all), as SqlSession::markChanged's commit-time bump would.
-            ctes << QStringLiteral("bump AS (UPDATE change_counter SET value = value + 1 WHERE id = 1 AND %1 >= 0"
-                                   " RETURNING pg_notify('%2', ''))")
-                        .arg(all.join(QStringLiteral(" + ")), QLatin1String(SqlSession::NotifyChannel));
-            results << QStringLiteral("SELECT %1, count(*), CAST(NULL AS BIGINT), CAST(NULL AS TEXT) FROM bump").arg(BumpWrite);
-            counted = true;
-        }
-        auto rows = m_session.select(QStringLiteral("WITH %1 %2").arg(ctes.join(QStringLiteral(", ")),
-                                                                      results.join(QStringLiteral(" UNION ALL "))),
-                                     binds);
-        if (!rows)
-            return std::unexpected(rows.error());
-        for (const QSqlRecord &row : *rows) {
-            const int w = row.value(0).toInt();
-            if (w == depositWrite)
-                depositsInserted = row.value(1).toLongLong();
-            else if (w == itemWrite)
-                createdItems << row;
-            else if (w == BumpWrite && row.value(1).toLongLong() != 1)
-                return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("the change counter is missing")));
-        }
-    } else {
-        for (qsizetype i = 0; i < writes.size(); ++i) {
-            if (qsizetype(i) == itemWrite) {
-                auto rows = m_session.select(writes[i].sql + QStringLiteral(" RETURNING ") + writes[i].returning, writes[i].binds);
-                if (!rows)
-                    return std::unexpected(rows.error());
-                for (const QSqlRecord &row : *rows) {
-                    QSqlRecord shifted; // the same columns as PostgreSQL's: (write, id, invoice, reason)
-                    shifted.append(QSqlField(QStringLiteral("w")));
-                    for (int c = 0; c < row.count(); ++c)
-                        shifted.append(row.field(c));
-                    createdItems << shifted;
-                }
-                continue;
-            }
-            auto done = m_session.execute(writes[i].sql, writes[i].binds);
-            if (!done)
-                return std::unexpected(done.error());
-            if (qsizetype(i) == depositWrite)
-                depositsInserted = *done;
-        }
-    }
-    if (depositWrite >= 0 && depositsInserted != m_newKeys.size()) {
-        // A key recorded by a concurrent transaction first (the INSERT waited for it): the batch decided on what
-        // it read before, so it is rolled back whole.
-        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("%1 of %2 deposits were recorded concurrently")
-                                                                        .arg(m_newKeys.size() - depositsInserted)
-                                                                        .arg(m_newKeys.size())));
-    }
-    m_newKeys.clear();
-    if (createdItems.size() != inserting.size())
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("a refund item was not inserted")));
-    for (const QSqlRecord &row : std::as_const(createdItems)) {
-        const qint64 invoice = row.value(2).toLongLong();
-        const QString reason = row.value(3).toString();
-        for (auto [owner, item] : std::as_const(inserting)) {
-            if (owner != invoice || !item->inserted || qs(name(item->item.reason)) != reason)
-                continue;
-            item->item.id = row.value(1).toLongLong();
-            item->inserted = false;
-            for (int o : std::as_const(item->outcomes))
-                m_outcomes[o].refundId = item->item.id;
-            item->outcomes.clear();
-            break;
-        }
-    }
-    if (m_changed) {
-        if (counted)
-            m_session.markChangedAndCounted();
-        else
-            m_session.markChanged();
-    }
-    m_changed = false;
-    return {};
-}
 
 // ---------------------------------------------------------------------------------------------------------
 

@@ -1,9 +1,12 @@
-// Refund queue reads the refund rules need: what the deposits of open items allow (confirmations, time
-// locks), an invoice's items, and the money categories (refundpolicy.h) summed exactly per asset.
+// Refund queue reads: the queue and its pages, an item and its deposits, the audit log; and what the refund
+// rules need: what the deposits of open items allow (confirmations, time locks), an invoice's items, and the
+// money categories (refundpolicy.h) summed exactly per asset.
 #include "sqlstore.h"
 
 #include "asset.h"
+#include "qtext.h"
 
+#include <QDateTime>
 #include <QHash>
 
 #include <map>
@@ -144,6 +147,127 @@ StoreResult<QList<AssetMoney>> SqlStore::moneyTotals(const MoneyFilter &filter)
             out.append(AssetMoney{key.second, sd::moneyTotals(f)});
         return out;
     });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Refund queue (reads)
+
+StoreResult<QList<RefundItem>> SqlStore::refunds(std::optional<RefundStatus> status)
+{
+    // Oldest first: it is a queue.
+    if (status)
+        return refundsWhere(QStringLiteral("WHERE status = :status ORDER BY created_at, id"),
+                            {{QStringLiteral(":status"), toQString(name(*status))}});
+    return refundsWhere(QStringLiteral("ORDER BY created_at, id"), {});
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundsWhere(const QString &whereAndOrder, const Binds &binds)
+{
+    return m_session.read([&]() -> StoreResult<QList<RefundItem>> {
+        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM refund_items %2").arg(refundColumns(), whereAndOrder), binds);
+        if (!rows)
+            return std::unexpected(rows.error());
+        auto out = refundsFromRows(*rows);
+        if (!out)
+            return out;
+        if (auto attached = attachHoldings(*out); !attached)
+            return std::unexpected(attached.error());
+        return out;
+    });
+}
+
+StoreResult<QList<RefundItem>> SqlStore::refundPage(const RefundPageFilter &f)
+{
+    // One statement for every filter (the unset bounds bound as the extremes), so it is prepared once.
+    const qint64 from = f.movedFrom ? f.movedFrom->toMSecsSinceEpoch() : std::numeric_limits<qint64>::min();
+    const qint64 to = f.movedTo ? f.movedTo->toMSecsSinceEpoch() : std::numeric_limits<qint64>::max();
+    auto rows = m_session.select(
+        QStringLiteral("SELECT %1 FROM refund_items WHERE id > :after AND (:anyAsset = 1 OR asset = :asset)"
+                       " AND ((created_at >= :from AND created_at < :to) OR (updated_at >= :from2 AND updated_at < :to2)"
+                       " OR (status IN ('pending', 'refunding') AND created_at < :to3)) ORDER BY id LIMIT :limit")
+            .arg(refundColumns()),
+        {{QStringLiteral(":after"), f.afterId},
+         {QStringLiteral(":anyAsset"), f.asset.isEmpty() ? 1 : 0},
+         {QStringLiteral(":asset"), text(f.asset)},
+         {QStringLiteral(":from"), from},
+         {QStringLiteral(":to"), to},
+         {QStringLiteral(":from2"), from},
+         {QStringLiteral(":to2"), to},
+         {QStringLiteral(":to3"), to},
+         {QStringLiteral(":limit"), qint64(std::max(f.limit, 1))}});
+    if (!rows)
+        return std::unexpected(rows.error());
+    return refundsFromRows(*rows);
+}
+
+StoreResult<RefundItem> SqlStore::refund(qint64 id)
+{
+    return m_session.read([&]() -> StoreResult<RefundItem> {
+        auto item = loadRefund(id, false);
+        if (!item)
+            return item;
+        QList<RefundItem> one{*item};
+        if (auto attached = attachHoldings(one, id); !attached)
+            return std::unexpected(attached.error());
+        return one.first();
+    });
+}
+
+StoreResult<QList<DepositRecord>> SqlStore::refundDeposits(qint64 refundId)
+{
+    return m_session.read([&]() -> StoreResult<QList<DepositRecord>> {
+        auto item = loadRefund(refundId, false);
+        if (!item)
+            return std::unexpected(item.error());
+        const bool held = item->reason == RefundReason::Late || item->reason == RefundReason::Unmatched;
+        auto rows = held ? m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE refund_id = :id ORDER BY id").arg(depositColumns()),
+                                            {{QStringLiteral(":id"), refundId}})
+                         : m_session.select(QStringLiteral("SELECT %1 FROM deposits WHERE invoice_id = :id AND status = 'counted'"
+                                                           " AND refund_id IS NULL ORDER BY id")
+                                                .arg(depositColumns()),
+                                            {{QStringLiteral(":id"), item->invoiceId.value_or(-1)}});
+        if (!rows)
+            return std::unexpected(rows.error());
+        return depositsFromRows(*rows);
+    });
+}
+
+StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
+{
+    const QString sql = QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log ORDER BY id DESC");
+    auto rows = limit >= 0 ? m_session.select(sql + QStringLiteral(" LIMIT :limit"), {{QStringLiteral(":limit"), limit}})
+                           : m_session.select(sql);
+    if (!rows)
+        return std::unexpected(rows.error());
+    QList<AuditEntry> out;
+    for (const QSqlRecord &row : *rows) {
+        AuditEntry e;
+        e.id = row.value(0).toLongLong();
+        e.at = QDateTime::fromMSecsSinceEpoch(row.value(1).toLongLong(), Qt::UTC);
+        e.actor = row.value(2).toString();
+        e.action = row.value(3).toString();
+        e.subject = row.value(4).toString();
+        e.before = row.value(5).toString();
+        e.after = row.value(6).toString();
+        out.append(e);
+    }
+    return out;
+}
+
+StoreResult<void> SqlStore::audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,
+                                  const QString &before, const QString &after)
+{
+    auto done = m_session.execute(QStringLiteral("INSERT INTO audit_log (at, actor, action, subject, before_json, after_json)"
+                                                 " VALUES (:at, :actor, :action, :subject, :before, :after)"),
+                                  {{QStringLiteral(":at"), toMs(now)},
+                                   {QStringLiteral(":actor"), actor},
+                                   {QStringLiteral(":action"), action},
+                                   {QStringLiteral(":subject"), subject},
+                                   {QStringLiteral(":before"), before},
+                                   {QStringLiteral(":after"), after}});
+    if (!done)
+        return std::unexpected(done.error());
+    return {};
 }
 
 } // namespace sd

@@ -48,6 +48,42 @@ QString json(const RefundItem &r)
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
+// The item after a move to `to`: the fields the move sets (`update`'s non-empty ones) and its group.
+RefundItem movedItem(const RefundItem &item, RefundStatus to, const RefundItem &update, std::optional<qint64> groupId)
+{
+    RefundItem next = item;
+    next.status = to;
+    if (!update.refundAddress.isEmpty())
+        next.refundAddress = update.refundAddress;
+    if (!update.payoutTxid.isEmpty())
+        next.payoutTxid = update.payoutTxid;
+    if (update.fee != 0)
+        next.fee = update.fee;
+    if (!update.builtTx.isEmpty())
+        next.builtTx = update.builtTx;
+    if (!update.keyImages.isEmpty())
+        next.keyImages = update.keyImages;
+    if (!update.note.isEmpty())
+        next.note = update.note;
+    if (groupId)
+        next.groupId = groupId;
+    return next;
+}
+
+// What a moved item lacks for its new status (empty: nothing).
+QString missingForMove(const RefundItem &next, RefundStatus to)
+{
+    if (to == RefundStatus::Refunding && next.refundAddress.isEmpty())
+        return QStringLiteral("refunding needs the customer's refund address");
+    if (to == RefundStatus::Refunded && next.payoutTxid.isEmpty() && next.note.isEmpty())
+        return QStringLiteral("a refunded item needs the payout txid or a note on how it was paid");
+    if (to == RefundStatus::Dismissed && next.note.isEmpty())
+        return QStringLiteral("dismissing needs a note saying why");
+    if (next.fee > next.amount)
+        return QStringLiteral("the fee is larger than the item");
+    return QString();
+}
+
 } // namespace
 
 StoreResult<RefundItem> SqlStore::advanceRefund(qint64 id, RefundStatus to, const RefundItem &update, const QString &actor,
@@ -170,32 +206,9 @@ StoreResult<RefundItem> SqlStore::advanceLocked(const RefundItem &item, RefundSt
                                                                             .arg(id)
                                                                             .arg(QString::fromStdString(sd::describe(ready)))));
     }
-    const RefundItem &update = move.update;
-    RefundItem next = item;
-    next.status = to;
-    if (!update.refundAddress.isEmpty())
-        next.refundAddress = update.refundAddress;
-    if (!update.payoutTxid.isEmpty())
-        next.payoutTxid = update.payoutTxid;
-    if (update.fee != 0)
-        next.fee = update.fee;
-    if (!update.builtTx.isEmpty())
-        next.builtTx = update.builtTx;
-    if (!update.keyImages.isEmpty())
-        next.keyImages = update.keyImages;
-    if (!update.note.isEmpty())
-        next.note = update.note;
-    if (groupId)
-        next.groupId = groupId;
-    if (to == RefundStatus::Refunding && next.refundAddress.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refunding needs the customer's refund address")));
-    if (to == RefundStatus::Refunded && next.payoutTxid.isEmpty() && next.note.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid,
-                                              QStringLiteral("a refunded item needs the payout txid or a note on how it was paid")));
-    if (to == RefundStatus::Dismissed && next.note.isEmpty())
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("dismissing needs a note saying why")));
-    if (next.fee > next.amount)
-        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("the fee is larger than the item")));
+    RefundItem next = movedItem(item, to, move.update, groupId);
+    if (const QString missing = missingForMove(next, to); !missing.isEmpty())
+        return std::unexpected(m_session.fail(StoreError::Invalid, missing));
     next.updatedAt = QDateTime::fromMSecsSinceEpoch(toMs(now), Qt::UTC);
     const Dialect d = m_session.dialect();
     // Compare-and-set on the status and the amount read above: whoever commits first wins, the other gets a
@@ -304,127 +317,171 @@ StoreResult<InvoiceRecord> SqlStore::applyRefundToInvoice(qint64 refundId, const
     if (actor.trimmed().isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("a manual settlement needs the operator's name")});
     return m_session.write([&]() -> StoreResult<InvoiceRecord> {
-        auto first = loadRefund(refundId, false);
-        if (!first)
-            return std::unexpected(first.error());
-        if (first->reason != RefundReason::Late && first->reason != RefundReason::UnderpaidExpired)
-            return std::unexpected(m_session.fail(StoreError::Invalid,
-                                                  QStringLiteral("only late or underpaid_expired money can be applied to its "
-                                                                 "invoice (refund item %1 is %2)")
-                                                      .arg(refundId)
-                                                      .arg(toQString(name(first->reason)))));
-        if (!first->invoiceId)
-            return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refund item %1 has no invoice").arg(refundId)));
-        const qint64 invoiceId = *first->invoiceId;
-        // Lock order as everywhere: the invoice, then its refund items.
-        if (auto locked = lockInvoices({invoiceId}); !locked)
+        auto locked = lockRefundToApply(refundId);
+        if (!locked)
             return std::unexpected(locked.error());
-        auto item = loadRefund(refundId, true);
-        if (!item)
-            return std::unexpected(item.error());
-        if (item->status != RefundStatus::Pending)
-            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is %2, not pending")
-                                                                            .arg(refundId)
-                                                                            .arg(toQString(name(item->status)))));
-        if (item->groupId)
-            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is part of a refund").arg(refundId)));
-        auto record = loadInvoice(invoiceId, false);
-        if (!record)
-            return std::unexpected(record.error());
-        auto siblings = refundsOfInvoice(invoiceId);
-        if (!siblings)
-            return std::unexpected(siblings.error());
-        std::vector<InvoiceRefundItem> decided;
-        for (const RefundItem &r : *siblings)
-            decided.push_back(InvoiceRefundItem{r.id, r.reason, r.status, r.amount});
-        if (auto refused = manualSettlementRefusal(record->invoice, decided))
-            return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1: %2")
-                                                                            .arg(invoiceId)
-                                                                            .arg(QString::fromStdString(*refused))));
-        const InvoiceState from = record->invoice.state;
+        const auto &[item, record] = *locked;
+        const qint64 invoiceId = record.id;
         // Not a domain transition: a person accepts the money the rules refused. The late item's deposits count
         // for the invoice from now on, marked as applied from the item (so they count again should they be
         // reorged out and back), and the invoice's totals follow them.
-        QStringList counted;
-        if (item->reason == RefundReason::Late) {
-            for (const DepositRecord &dep : record->deposits)
-                if (dep.refundId == refundId && dep.deposit.status == DepositStatus::Orphaned)
-                    counted << QStringLiteral("%1:%2 (%3)")
-                                   .arg(QString::fromStdString(dep.deposit.key.txid), QString::fromStdString(dep.deposit.key.output))
-                                   .arg(dep.deposit.amount);
-            auto moved = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'counted', applied_refund_id = :id,"
-                                                          " refund_id = NULL, updated_at = :now WHERE refund_id = :id2"
-                                                          " AND status = 'orphaned'"),
-                                           {{QStringLiteral(":id"), refundId}, {QStringLiteral(":now"), toMs(now)},
-                                            {QStringLiteral(":id2"), refundId}});
-            if (!moved)
-                return std::unexpected(moved.error());
-        }
-        auto reloaded = loadInvoice(invoiceId, false);
-        if (!reloaded)
-            return std::unexpected(reloaded.error());
-        Invoice next = reloaded->invoice;
-        next.state = InvoiceState::Settled;
-        next.settledAt = now;
-        const Dialect d = m_session.dialect();
-        auto settled = m_session.execute(QStringLiteral("UPDATE invoices SET state = 'settled', settled_at = :now, settled_manually = 1,"
-                                                        " received = :received, surplus = :surplus, updated_at = :now2 WHERE id = :id"),
-                                         {{QStringLiteral(":now"), toMs(now)},
-                                          {QStringLiteral(":received"), encodeAtomic(d, next.received())},
-                                          {QStringLiteral(":surplus"), encodeAtomic(d, next.surplus())},
-                                          {QStringLiteral(":now2"), toMs(now)},
-                                          {QStringLiteral(":id"), invoiceId}});
-        if (!settled)
-            return std::unexpected(settled.error());
-        QString why = QStringLiteral("manual_settlement: refund item %1 (%2, %3 atomic units) applied by %4")
-                          .arg(refundId)
-                          .arg(toQString(name(item->reason)))
-                          .arg(item->amount)
-                          .arg(actor);
-        if (!counted.isEmpty())
-            why += QStringLiteral("; deposits now counted for the invoice: %1 (applied by %2 at %3)")
-                       .arg(counted.join(QStringLiteral(", ")), actor, toQDateTime(now).toString(Qt::ISODateWithMs));
-        if (auto e = writeEvent(invoiceId, now, from, InvoiceState::Settled, why); !e)
-            return std::unexpected(e.error());
-        if (auto ob = writeOutbox(invoiceId, {manuallySettledEvent(0)}, now); !ob) // merchant API webhooks
-            return std::unexpected(ob.error());
-        // The item, and the invoice's own underpaid_expired money if it still waits: both now pay the order.
-        auto applied = m_session.execute(
-            QStringLiteral("UPDATE refund_items SET status = 'applied', note = :note, updated_at = :now WHERE status = 'pending'"
-                           " AND (id = :id OR (invoice_id = :invoice AND reason = 'underpaid_expired'))"),
-            {{QStringLiteral(":note"), QStringLiteral("applied to invoice %1 by %2").arg(invoiceId).arg(actor)},
-             {QStringLiteral(":now"), toMs(now)},
-             {QStringLiteral(":id"), refundId},
-             {QStringLiteral(":invoice"), invoiceId}});
-        if (!applied)
-            return std::unexpected(applied.error());
+        auto counted = countAppliedDeposits(item, record, now);
+        if (!counted)
+            return std::unexpected(counted.error());
+        auto next = settleManually(item, record, *counted, actor, now);
+        if (!next)
+            return std::unexpected(next.error());
         // A surplus above the tolerance is the customer's until a person decides, as for any settled invoice.
         RecordOutcome outcome;
-        if (auto planned = reconcileRefunds(invoiceId, record->asset, next, true, now, outcome); !planned)
+        if (auto planned = reconcileRefunds(invoiceId, record.asset, *next, now, outcome); !planned)
             return std::unexpected(planned.error());
-        QJsonObject before;
-        before.insert(QStringLiteral("invoice"), invoiceId);
-        before.insert(QStringLiteral("state"), toQString(name(from)));
-        before.insert(QStringLiteral("received"), QString::number(record->invoice.received()));
-        before.insert(QStringLiteral("required"), QString::number(record->invoice.terms.required));
-        before.insert(QStringLiteral("refund"), QJsonDocument::fromJson(json(*item).toUtf8()).object());
-        QJsonObject after = before;
-        after.insert(QStringLiteral("state"), QStringLiteral("settled"));
-        after.insert(QStringLiteral("settled_manually"), true);
-        after.insert(QStringLiteral("received"), QString::number(next.received()));
-        RefundItem appliedItem = *item;
-        appliedItem.status = RefundStatus::Applied;
-        after.insert(QStringLiteral("refund"), QJsonDocument::fromJson(json(appliedItem).toUtf8()).object());
-        if (outcome.queued && outcome.refundId)
-            after.insert(QStringLiteral("overpaid_item"), *outcome.refundId);
-        if (auto logged = audit(now, actor, QStringLiteral("invoice.apply_late"), QStringLiteral("invoice:%1").arg(invoiceId),
-                                QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact)),
-                                QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)));
-            !logged)
+        if (auto logged = auditManualSettlement(item, record, *next, outcome, actor, now); !logged)
             return std::unexpected(logged.error());
         m_session.markChanged();
         return invoice(invoiceId);
     });
+}
+
+// The pending late or underpaid_expired item to apply and its invoice, locked (the invoice, then its refund
+// items, as everywhere); refused when the item or the invoice's other items do not allow it.
+StoreResult<std::pair<RefundItem, InvoiceRecord>> SqlStore::lockRefundToApply(qint64 refundId)
+{
+    auto first = loadRefund(refundId, false);
+    if (!first)
+        return std::unexpected(first.error());
+    if (first->reason != RefundReason::Late && first->reason != RefundReason::UnderpaidExpired)
+        return std::unexpected(m_session.fail(StoreError::Invalid,
+                                              QStringLiteral("only late or underpaid_expired money can be applied to its "
+                                                             "invoice (refund item %1 is %2)")
+                                                  .arg(refundId)
+                                                  .arg(toQString(name(first->reason)))));
+    if (!first->invoiceId)
+        return std::unexpected(m_session.fail(StoreError::Invalid, QStringLiteral("refund item %1 has no invoice").arg(refundId)));
+    const qint64 invoiceId = *first->invoiceId;
+    // Lock order as everywhere: the invoice, then its refund items.
+    if (auto locked = lockInvoices({invoiceId}); !locked)
+        return std::unexpected(locked.error());
+    auto item = loadRefund(refundId, true);
+    if (!item)
+        return std::unexpected(item.error());
+    if (item->status != RefundStatus::Pending)
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is %2, not pending")
+                                                                        .arg(refundId)
+                                                                        .arg(toQString(name(item->status)))));
+    if (item->groupId)
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("refund item %1 is part of a refund").arg(refundId)));
+    auto record = loadInvoice(invoiceId, false);
+    if (!record)
+        return std::unexpected(record.error());
+    auto siblings = refundsOfInvoice(invoiceId);
+    if (!siblings)
+        return std::unexpected(siblings.error());
+    std::vector<InvoiceRefundItem> decided;
+    for (const RefundItem &r : *siblings)
+        decided.push_back(InvoiceRefundItem{r.id, r.reason, r.status, r.amount});
+    if (auto refused = manualSettlementRefusal(record->invoice, decided))
+        return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("invoice %1: %2")
+                                                                        .arg(invoiceId)
+                                                                        .arg(QString::fromStdString(*refused))));
+    return std::pair{*item, *record};
+}
+
+// A late item's orphaned deposits counted for its invoice; returns them as the event text names them.
+StoreResult<QStringList> SqlStore::countAppliedDeposits(const RefundItem &item, const InvoiceRecord &record, TimePoint now)
+{
+    const qint64 refundId = item.id;
+    QStringList counted;
+    if (item.reason == RefundReason::Late) {
+        for (const DepositRecord &dep : record.deposits)
+            if (dep.refundId == refundId && dep.deposit.status == DepositStatus::Orphaned)
+                counted << QStringLiteral("%1:%2 (%3)")
+                               .arg(QString::fromStdString(dep.deposit.key.txid), QString::fromStdString(dep.deposit.key.output))
+                               .arg(dep.deposit.amount);
+        auto moved = m_session.execute(QStringLiteral("UPDATE deposits SET status = 'counted', applied_refund_id = :id,"
+                                                      " refund_id = NULL, updated_at = :now WHERE refund_id = :id2"
+                                                      " AND status = 'orphaned'"),
+                                       {{QStringLiteral(":id"), refundId}, {QStringLiteral(":now"), toMs(now)},
+                                        {QStringLiteral(":id2"), refundId}});
+        if (!moved)
+            return std::unexpected(moved.error());
+    }
+    return counted;
+}
+
+// The invoice settled by hand (its event and webhook), the item and the invoice's own pending
+// underpaid_expired money applied; returns the invoice as settled.
+StoreResult<Invoice> SqlStore::settleManually(const RefundItem &item, const InvoiceRecord &record, const QStringList &counted,
+                                              const QString &actor, TimePoint now)
+{
+    const qint64 refundId = item.id, invoiceId = record.id;
+    const InvoiceState from = record.invoice.state;
+    auto reloaded = loadInvoice(invoiceId, false);
+    if (!reloaded)
+        return std::unexpected(reloaded.error());
+    Invoice next = reloaded->invoice;
+    next.state = InvoiceState::Settled;
+    next.settledAt = now;
+    const Dialect d = m_session.dialect();
+    auto settled = m_session.execute(QStringLiteral("UPDATE invoices SET state = 'settled', settled_at = :now, settled_manually = 1,"
+                                                    " received = :received, surplus = :surplus, updated_at = :now2 WHERE id = :id"),
+                                     {{QStringLiteral(":now"), toMs(now)},
+                                      {QStringLiteral(":received"), encodeAtomic(d, next.received())},
+                                      {QStringLiteral(":surplus"), encodeAtomic(d, next.surplus())},
+                                      {QStringLiteral(":now2"), toMs(now)},
+                                      {QStringLiteral(":id"), invoiceId}});
+    if (!settled)
+        return std::unexpected(settled.error());
+    QString why = QStringLiteral("manual_settlement: refund item %1 (%2, %3 atomic units) applied by %4")
+                      .arg(refundId)
+                      .arg(toQString(name(item.reason)))
+                      .arg(item.amount)
+                      .arg(actor);
+    if (!counted.isEmpty())
+        why += QStringLiteral("; deposits now counted for the invoice: %1 (applied by %2 at %3)")
+                   .arg(counted.join(QStringLiteral(", ")), actor, toQDateTime(now).toString(Qt::ISODateWithMs));
+    if (auto e = writeEvent(invoiceId, now, from, InvoiceState::Settled, why); !e)
+        return std::unexpected(e.error());
+    if (auto ob = writeOutbox(invoiceId, {manuallySettledEvent(0)}, now); !ob) // merchant API webhooks
+        return std::unexpected(ob.error());
+    // The item, and the invoice's own underpaid_expired money if it still waits: both now pay the order.
+    auto applied = m_session.execute(
+        QStringLiteral("UPDATE refund_items SET status = 'applied', note = :note, updated_at = :now WHERE status = 'pending'"
+                       " AND (id = :id OR (invoice_id = :invoice AND reason = 'underpaid_expired'))"),
+        {{QStringLiteral(":note"), QStringLiteral("applied to invoice %1 by %2").arg(invoiceId).arg(actor)},
+         {QStringLiteral(":now"), toMs(now)},
+         {QStringLiteral(":id"), refundId},
+         {QStringLiteral(":invoice"), invoiceId}});
+    if (!applied)
+        return std::unexpected(applied.error());
+    return next;
+}
+
+StoreResult<void> SqlStore::auditManualSettlement(const RefundItem &item, const InvoiceRecord &record, const Invoice &next,
+                                                  const RecordOutcome &outcome, const QString &actor, TimePoint now)
+{
+    const qint64 invoiceId = record.id;
+    const InvoiceState from = record.invoice.state;
+    QJsonObject before;
+    before.insert(QStringLiteral("invoice"), invoiceId);
+    before.insert(QStringLiteral("state"), toQString(name(from)));
+    before.insert(QStringLiteral("received"), QString::number(record.invoice.received()));
+    before.insert(QStringLiteral("required"), QString::number(record.invoice.terms.required));
+    before.insert(QStringLiteral("refund"), QJsonDocument::fromJson(json(item).toUtf8()).object());
+    QJsonObject after = before;
+    after.insert(QStringLiteral("state"), QStringLiteral("settled"));
+    after.insert(QStringLiteral("settled_manually"), true);
+    after.insert(QStringLiteral("received"), QString::number(next.received()));
+    RefundItem appliedItem = item;
+    appliedItem.status = RefundStatus::Applied;
+    after.insert(QStringLiteral("refund"), QJsonDocument::fromJson(json(appliedItem).toUtf8()).object());
+    if (outcome.queued && outcome.refundId)
+        after.insert(QStringLiteral("overpaid_item"), *outcome.refundId);
+    if (auto logged = audit(now, actor, QStringLiteral("invoice.apply_late"), QStringLiteral("invoice:%1").arg(invoiceId),
+                            QString::fromUtf8(QJsonDocument(before).toJson(QJsonDocument::Compact)),
+                            QString::fromUtf8(QJsonDocument(after).toJson(QJsonDocument::Compact)));
+        !logged)
+        return std::unexpected(logged.error());
+    return {};
 }
 
 } // namespace sd

@@ -250,31 +250,21 @@ QString ensureInvoices(Store &store, const CrashStream &stream)
 
 QString runStep(Store &store, const CrashStep &step, QList<RecordOutcome> *outcomes)
 {
+    // The step's outcomes kept (one, or a list), or its error.
+    const auto kept = [outcomes](const auto &result) -> QString {
+        if (!result)
+            return result.error().message;
+        if (outcomes)
+            outcomes->append(*result);
+        return {};
+    };
     switch (step.kind) {
-    case CrashStep::Record: {
-        auto o = store.recordObservation(step.observations.first(), step.now);
-        if (!o)
-            return o.error().message;
-        if (outcomes)
-            outcomes->append(*o);
-        return {};
-    }
-    case CrashStep::Batch: {
-        auto o = store.recordObservations(step.observations, step.now);
-        if (!o)
-            return o.error().message;
-        if (outcomes)
-            outcomes->append(*o);
-        return {};
-    }
-    case CrashStep::Expire: {
-        auto o = store.expireDue(step.now);
-        if (!o)
-            return o.error().message;
-        if (outcomes)
-            outcomes->append(*o);
-        return {};
-    }
+    case CrashStep::Record:
+        return kept(store.recordObservation(step.observations.first(), step.now));
+    case CrashStep::Batch:
+        return kept(store.recordObservations(step.observations, step.now));
+    case CrashStep::Expire:
+        return kept(store.expireDue(step.now));
     }
     return QStringLiteral("unknown step");
 }

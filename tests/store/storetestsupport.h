@@ -102,6 +102,16 @@ inline void verifyAndClose(std::unique_ptr<TestDatabase> &db, std::unique_ptr<sd
     db.reset();
 }
 
+// The value of a store call a helper of a suite relies on (creating an invoice, recording a deposit); when
+// it fails, the run ends with "what: message" (such helpers return values, so QVERIFY cannot stop the case).
+template<typename T>
+T orDie(sd::StoreResult<T> result, const char *what)
+{
+    if (!result)
+        qFatal("%s: %s", what, qPrintable(result.error().message));
+    return std::move(*result);
+}
+
 } // namespace sdtest
 
 namespace QTest {

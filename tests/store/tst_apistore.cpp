@@ -90,10 +90,7 @@ void TstApiStore::cleanup()
 
 qint64 TstApiStore::invoice(const QString &address, Atomic due, std::uint32_t conf, Atomic tolerance)
 {
-    auto id = m_store->createInvoice(newInvoice(QStringLiteral("order"), address, due, tolerance, conf), T0);
-    if (!id)
-        qFatal("createInvoice: %s", qPrintable(id.error().message));
-    return *id;
+    return orDie(m_store->createInvoice(newInvoice(QStringLiteral("order"), address, due, tolerance, conf), T0), "createInvoice");
 }
 
 void TstApiStore::keysAreStoredAsHashes()

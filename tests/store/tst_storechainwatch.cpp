@@ -78,26 +78,17 @@ qint64 TstStoreChainWatch::create(const QString &ref, const QString &address, At
 {
     NewInvoice n = newInvoice(ref, address, required, 0, minConfirmations, created);
     n.asset = asset;
-    auto id = m_store->createInvoice(n, created);
-    if (!id)
-        qFatal("createInvoice: %s", qPrintable(id.error().message));
-    return *id;
+    return orDie(m_store->createInvoice(n, created), "createInvoice");
 }
 
 RecordOutcome TstStoreChainWatch::record(const Observation &o, TimePoint now)
 {
-    auto outcome = m_store->recordObservation(o, now);
-    if (!outcome)
-        qFatal("recordObservation: %s", qPrintable(outcome.error().message));
-    return *outcome;
+    return orDie(m_store->recordObservation(o, now), "recordObservation");
 }
 
 InvoiceRecord TstStoreChainWatch::load(qint64 id)
 {
-    auto r = m_store->invoice(id);
-    if (!r)
-        qFatal("invoice: %s", qPrintable(r.error().message));
-    return *r;
+    return orDie(m_store->invoice(id), "invoice");
 }
 
 void TstStoreChainWatch::sweepClosesOnlyUpToTheStoredHorizonOfItsAsset()

@@ -122,6 +122,19 @@ void TstStoreCrash::killedWritersLoseNothing()
                                             : std::min(steps - 4, known + int(rng.bounded(12)));
         int lastStep = -1;
         bool invoicesDone = false, done = false;
+        // One line of the worker's progress; the line itself when it reports an error.
+        const auto readProgress = [&]() -> QString {
+            const QString line = QString::fromUtf8(worker.readLine()).trimmed();
+            if (line == u"invoices")
+                invoicesDone = true;
+            else if (line.startsWith(QStringLiteral("step ")))
+                lastStep = line.mid(5).toInt();
+            else if (line == u"done")
+                done = true;
+            else if (line.startsWith(QStringLiteral("error")))
+                return line;
+            return QString();
+        };
         QString error;
         QElapsedTimer t;
         t.start();
@@ -131,17 +144,9 @@ void TstStoreCrash::killedWritersLoseNothing()
                     break;
                 continue;
             }
-            while (worker.canReadLine()) {
-                const QString line = QString::fromUtf8(worker.readLine()).trimmed();
-                if (line == u"invoices")
-                    invoicesDone = true;
-                else if (line.startsWith(QStringLiteral("step ")))
-                    lastStep = line.mid(5).toInt();
-                else if (line == u"done")
-                    done = true;
-                else if (line.startsWith(QStringLiteral("error")))
-                    error = line;
-            }
+            while (worker.canReadLine())
+                if (const QString e = readProgress(); !e.isEmpty())
+                    error = e;
         }
         QVERIFY2(error.isEmpty(), qPrintable(error));
         if (!last && !done) {
@@ -152,17 +157,9 @@ void TstStoreCrash::killedWritersLoseNothing()
         }
         QVERIFY(worker.waitForFinished(30000));
         // Lines written just before the kill still count: they were printed after their commit.
-        while (worker.canReadLine()) {
-            const QString line = QString::fromUtf8(worker.readLine()).trimmed();
-            if (line == u"invoices")
-                invoicesDone = true;
-            else if (line.startsWith(QStringLiteral("step ")))
-                lastStep = line.mid(5).toInt();
-            else if (line == u"done")
-                done = true;
-            else if (line.startsWith(QStringLiteral("error")))
-                QFAIL(qPrintable(line));
-        }
+        while (worker.canReadLine())
+            if (const QString e = readProgress(); !e.isEmpty())
+                QFAIL(qPrintable(e));
         if (last)
             QVERIFY2(done && worker.exitCode() == 0, "the final run did not finish the stream");
 

@@ -52,14 +52,7 @@ private:
 
 void TstStoreQuery::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreQuery::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("query"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreQuery::init() { openFreshStore(m_db, m_store, QStringLiteral("query")); }
 
 void TstStoreQuery::cleanup()
 {

@@ -50,7 +50,6 @@ private:
                   std::uint32_t minConfirmations = 0, TimePoint created = T0);
     RecordOutcome record(const Observation &o, TimePoint now);
     InvoiceRecord load(qint64 id);
-    void verifySound();
 
     std::unique_ptr<TestDatabase> m_db;
     std::unique_ptr<Store> m_store;
@@ -58,53 +57,25 @@ private:
 
 void TstStoreRecord::initTestCase() { SDTEST_REQUIRE_BACKEND(); }
 
-void TstStoreRecord::init()
-{
-    m_db = std::make_unique<TestDatabase>(QString::fromLatin1(QTest::currentTestFunction()));
-    QVERIFY2(m_db->ok(), qPrintable(m_db->error()));
-    auto store = m_db->open(QStringLiteral("record"));
-    QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));
-    m_store = std::move(*store);
-}
+void TstStoreRecord::init() { openFreshStore(m_db, m_store, QStringLiteral("record")); }
 
-void TstStoreRecord::cleanup()
-{
-    if (m_store && !QTest::currentTestFailed())
-        verifySound(); // every case ends with the money invariant intact
-    m_store.reset();
-    m_db.reset();
-}
+void TstStoreRecord::cleanup() { verifyAndClose(m_db, m_store); } // every case ends with the money invariant intact
 
 qint64 TstStoreRecord::create(const QString &ref, const QString &address, Atomic required, Atomic tolerance,
                               std::uint32_t minConfirmations, TimePoint created)
 {
-    auto id = m_store->createInvoice(newInvoice(ref, address, required, tolerance, minConfirmations, created), created);
-    if (!id)
-        qFatal("createInvoice: %s", qPrintable(id.error().message));
-    return *id;
+    return orDie(m_store->createInvoice(newInvoice(ref, address, required, tolerance, minConfirmations, created), created),
+                 "createInvoice");
 }
 
 RecordOutcome TstStoreRecord::record(const Observation &o, TimePoint now)
 {
-    auto outcome = m_store->recordObservation(o, now);
-    if (!outcome)
-        qFatal("recordObservation: %s", qPrintable(outcome.error().message));
-    return *outcome;
+    return orDie(m_store->recordObservation(o, now), "recordObservation");
 }
 
 InvoiceRecord TstStoreRecord::load(qint64 id)
 {
-    auto r = m_store->invoice(id);
-    if (!r)
-        qFatal("invoice: %s", qPrintable(r.error().message));
-    return *r;
-}
-
-void TstStoreRecord::verifySound()
-{
-    auto problems = m_store->verify();
-    QVERIFY2(problems.has_value(), problems ? "" : qPrintable(problems.error().message));
-    QVERIFY2(problems->isEmpty(), qPrintable(problems->join(u'\n')));
+    return orDie(m_store->invoice(id), "invoice");
 }
 
 void TstStoreRecord::countsAndSettlesThroughConfirmations()

@@ -50,6 +50,7 @@ private Q_SLOTS:
 
 private:
     qint64 lateItem(const QString &tag);
+    qint64 refundedLateItem(const QString &tag, char payout);
     std::unique_ptr<TestDatabase> m_db;
     std::unique_ptr<Store> m_store;
 };
@@ -74,6 +75,18 @@ qint64 TstStoreRefunds::lateItem(const QString &tag)
     if (auto swept = m_store->expireDue(hard + 3s); !swept) // the clock closes the invoice
         qFatal("%s", qPrintable(swept.error().message));
     return *o->refundId;
+}
+
+// A late item paid out (refunded an hour after the hard boundary, by transaction `payout` x 64).
+qint64 TstStoreRefunds::refundedLateItem(const QString &tag, char payout)
+{
+    const qint64 id = lateItem(tag);
+    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
+    RefundItem paid;
+    paid.payoutTxid = QString(64, QLatin1Char(payout));
+    if (auto refunded = m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h); !refunded)
+        qFatal("%s", qPrintable(refunded.error().message));
+    return id;
 }
 
 void TstStoreRefunds::transitions_data()
@@ -351,11 +364,8 @@ void TstStoreRefunds::applyIsRefusedWhereItMakesNoSense()
 // (flagged for a look), never to a new pending item that could be refunded a second time.
 void TstStoreRefunds::reappearingDepositOfARefundedItemJoinsIt()
 {
-    const qint64 id = lateItem(QStringLiteral("back"));
+    const qint64 id = refundedLateItem(QStringLiteral("back"), 'a');
     const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
-    RefundItem paid;
-    paid.payoutTxid = QString(64, QLatin1Char('a'));
-    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
     SD_TRY(gone, m_store->reverseDeposit(QStringLiteral("XMR"), DepositKey{"tx-back", "0"}, hard + 2h));
     QCOMPARE(gone->kind, RecordOutcome::Reversed);
     QVERIFY(gone->alert);
@@ -418,11 +428,7 @@ void TstStoreRefunds::reappearingDepositOfAnAutoDismissedItemWaitsAgain()
 // twice. Planted under the store, since the store itself no longer writes it.
 void TstStoreRefunds::verifyFindsADepositClaimedByTwoItems()
 {
-    const qint64 id = lateItem(QStringLiteral("twice"));
-    const TimePoint hard = T0 + DefaultQuoteWindow + DefaultGraceWindow;
-    RefundItem paid;
-    paid.payoutTxid = QString(64, QLatin1Char('b'));
-    SD_TRY(refunded, m_store->advanceRefund(id, RefundStatus::Refunded, paid, QStringLiteral("op"), hard + 1h));
+    const qint64 id = refundedLateItem(QStringLiteral("twice"), 'b');
     SD_TRY(clean, m_store->verify());
     QVERIFY2(clean->isEmpty(), qPrintable(clean->join(u'\n')));
     {
