@@ -31,9 +31,14 @@ QString SecretBatch::nothingSaved()
 
 void SecretBatch::setWriter(SecretWriter *writer)
 {
-    if (m_writer)
+    if (m_writer == writer)
+        return;
+    if (m_writer) {
         disconnect(m_writer, nullptr, this, nullptr);
+        m_writer->deleteLater();
+    }
     m_writer = writer;
+    writer->setParent(this);
     connect(writer, &SecretWriter::finished, this, [this](const QString &key, const QString &error) {
         if (!m_pending.contains(key))
             return;

@@ -35,7 +35,8 @@ class SecretBatch : public QObject
 public:
     explicit SecretBatch(QObject *parent = nullptr);
 
-    // Replaces the writer (tests); the batch's owner keeps it alive.
+    // Replaces the writer (tests) and owns it: the new one becomes the batch's child, the one before is
+    // deleted later.
     void setWriter(SecretWriter *writer);
     SecretWriter *writer() const { return m_writer; }
     bool isRunning() const { return !m_pending.isEmpty(); }

@@ -59,7 +59,7 @@ bool isPostgresUrl(const QString &url)
 } // namespace
 
 SettingsDialog::SettingsDialog(const Config &config, QWidget *parent)
-    : QDialog(parent), m_original(config), m_secrets(new SecretWriter(this)), m_batch(new SecretBatch(this))
+    : QDialog(parent), m_original(config), m_batch(new SecretBatch(this))
 {
     connect(m_batch, &SecretBatch::done, this, &SettingsDialog::finishSecrets);
     UiResources::ensure();
@@ -105,16 +105,12 @@ SettingsDialog::SettingsDialog(const Config &config, QWidget *parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    setSecretWriter(m_secrets);
+    m_batch->setWriter(new SecretWriter);
     resize(640, 560);
 }
 
 void SettingsDialog::setSecretWriter(SecretWriter *writer)
 {
-    if (m_secrets && m_secrets != writer)
-        m_secrets->deleteLater();
-    m_secrets = writer;
-    writer->setParent(this);
     m_batch->setWriter(writer);
 }
 

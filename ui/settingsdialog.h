@@ -92,7 +92,6 @@ private:
 
     Config m_original;
     Saver m_saver;
-    SecretWriter *m_secrets;
     SecretBatch *m_batch;
 
     QTabWidget *m_tabs;
