@@ -44,7 +44,7 @@ bool isPostgres(const QString &url)
 } // namespace
 
 SetupWizard::SetupWizard(const Config &config, QWidget *parent)
-    : QWizard(parent), m_original(config), m_secrets(new SecretWriter(this)), m_batch(new SecretBatch(this))
+    : QWizard(parent), m_original(config), m_batch(new SecretBatch(this))
 {
     UiResources::ensure();
     setWindowTitle(tr("Settledesk setup"));
@@ -52,7 +52,7 @@ SetupWizard::SetupWizard(const Config &config, QWidget *parent)
     setWizardStyle(QWizard::ClassicStyle);
     setOption(QWizard::NoBackButtonOnStartPage);
     connect(m_batch, &SecretBatch::done, this, &SetupWizard::finishSecrets);
-    m_batch->setWriter(m_secrets);
+    m_batch->setWriter(new SecretWriter);
     setPage(DatabasePage, buildDatabase());
     setPage(AssetsPage, buildAssets());
     setPage(MoneroPage, buildWallet(QStringLiteral("XMR")));
@@ -66,10 +66,6 @@ SetupWizard::SetupWizard(const Config &config, QWidget *parent)
 
 void SetupWizard::setSecretWriter(SecretWriter *writer)
 {
-    if (m_secrets && m_secrets != writer)
-        m_secrets->deleteLater();
-    m_secrets = writer;
-    writer->setParent(this);
     m_batch->setWriter(writer);
 }
 
@@ -85,13 +81,26 @@ void SetupWizard::addErrorLabel(QWizardPage *page, QBoxLayout *layout, int id)
     layout->addWidget(errors);
 }
 
+SetupWizard::NewPage SetupWizard::newPage(int id, const QString &title, const QString &subTitle)
+{
+    auto *page = new CheckedPage([this, id] { return showProblems(id); }, this);
+    page->setTitle(title);
+    page->setSubTitle(subTitle);
+    return {page, new QVBoxLayout(page)};
+}
+
+QWizardPage *SetupWizard::finishPage(QWizardPage *page, QBoxLayout *layout, int id)
+{
+    layout->addStretch(1);
+    addErrorLabel(page, layout, id);
+    return page;
+}
+
 QWizardPage *SetupWizard::buildDatabase()
 {
-    auto *page = new CheckedPage([this, id = int(DatabasePage)] { return showProblems(id); }, this);
-    page->setTitle(tr("Where Settledesk keeps its records"));
-    page->setSubTitle(tr("Invoices, payments and the refund queue live in one database. One desk: a file on this "
-                         "computer. Several desks or a server: PostgreSQL."));
-    auto *layout = new QVBoxLayout(page);
+    const auto [page, layout] = newPage(DatabasePage, tr("Where Settledesk keeps its records"),
+                                        tr("Invoices, payments and the refund queue live in one database. One desk: a file on this "
+                                           "computer. Several desks or a server: PostgreSQL."));
     m_testNetwork = new QCheckBox(tr("&Try it first without money: a private test network on this computer"), page);
     m_testNetwork->setObjectName(QStringLiteral("useTestNetwork"));
     // Offered on a first start only (setTestNetworkOffered): from the menu the dashboard already runs on this
@@ -153,17 +162,13 @@ QWizardPage *SetupWizard::buildDatabase()
             r.password = m_dbPassword->text();
         Q_EMIT connectionCheckRequested(m_dbTest->begin(), r);
     });
-    layout->addStretch(1);
-    addErrorLabel(page, layout, DatabasePage);
-    return page;
+    return finishPage(page, layout, DatabasePage);
 }
 
 QWizardPage *SetupWizard::buildAssets()
 {
-    auto *page = new CheckedPage([this, id = int(AssetsPage)] { return showProblems(id); }, this);
-    page->setTitle(tr("What you accept"));
-    page->setSubTitle(tr("Each currency needs a wallet of your own that Settledesk watches; the next pages ask for it."));
-    auto *layout = new QVBoxLayout(page);
+    const auto [page, layout] = newPage(AssetsPage, tr("What you accept"),
+                                        tr("Each currency needs a wallet of your own that Settledesk watches; the next pages ask for it."));
     for (const Asset &a : AssetRegistry::instance().all()) {
         const QString code = QString::fromStdString(a.code);
         const AssetConfig *existing = m_original.asset(code);
@@ -174,17 +179,13 @@ QWizardPage *SetupWizard::buildAssets()
         layout->addWidget(box);
         m_accept.insert(code, box);
     }
-    layout->addStretch(1);
-    addErrorLabel(page, layout, AssetsPage);
-    return page;
+    return finishPage(page, layout, AssetsPage);
 }
 
 QWizardPage *SetupWizard::buildOperator()
 {
-    auto *page = new CheckedPage([this, id = int(OperatorPage)] { return showProblems(id); }, this);
-    page->setTitle(tr("You and your currency"));
-    page->setSubTitle(tr("Invoices are priced in your fiat currency; your name goes into the audit log of refund decisions."));
-    auto *layout = new QVBoxLayout(page);
+    const auto [page, layout] = newPage(OperatorPage, tr("You and your currency"),
+                                        tr("Invoices are priced in your fiat currency; your name goes into the audit log of refund decisions."));
     auto *form = new QFormLayout;
     layout->addLayout(form);
     m_operator = line(QStringLiteral("operator"), m_original.operatorName, page);
@@ -196,18 +197,14 @@ QWizardPage *SetupWizard::buildOperator()
                       QStringLiteral("CAD"), QStringLiteral("AUD"), QStringLiteral("JPY")});
     m_fiat->setEditText(m_original.fiatCurrency);
     form->addRow(tr("Fiat &currency"), m_fiat);
-    layout->addStretch(1);
-    addErrorLabel(page, layout, OperatorPage);
-    return page;
+    return finishPage(page, layout, OperatorPage);
 }
 
 QWizardPage *SetupWizard::buildRates()
 {
-    auto *page = new CheckedPage([this, id = int(RatesPage)] { return showProblems(id); }, this);
-    page->setTitle(tr("Exchange rates"));
-    page->setSubTitle(tr("A new invoice is converted at the rate of this source; an outdated rate is refused, never used."));
+    const auto [page, layout] = newPage(RatesPage, tr("Exchange rates"),
+                                        tr("A new invoice is converted at the rate of this source; an outdated rate is refused, never used."));
     page->setFinalPage(true);
-    auto *layout = new QVBoxLayout(page);
     auto *form = new QFormLayout;
     layout->addLayout(form);
     m_rateSource = new QComboBox(page);

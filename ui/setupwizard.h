@@ -25,6 +25,7 @@ class QRadioButton;
 class QSpinBox;
 class QBoxLayout;
 class QFormLayout;
+class QVBoxLayout;
 
 namespace sd::ui {
 
@@ -98,6 +99,15 @@ private:
     QWizardPage *buildOperator();
     QWizardPage *buildRates();
     // The page's problems label (hidden until there are some), at the end of `layout`, as m_errors[id].
+    // A page checked by showProblems(id) before Next/Finish, and its layout.
+    struct NewPage
+    {
+        QWizardPage *page;
+        QVBoxLayout *layout;
+    };
+    NewPage newPage(int id, const QString &title, const QString &subTitle);
+    // Below the page's content: a stretch, then its problems label.
+    QWizardPage *finishPage(QWizardPage *page, QBoxLayout *layout, int id);
     void addErrorLabel(QWizardPage *page, QBoxLayout *layout, int id);
     bool showProblems(int id); // on page `id`; true when there are none
     bool accepts(const QString &asset) const;
@@ -111,7 +121,6 @@ private:
 
     Config m_original;
     SettingsDialog::Saver m_saver;
-    SecretWriter *m_secrets;
     SecretBatch *m_batch;
     QHash<int, QLabel *> m_errors; // page id -> its problems label
 
