@@ -38,9 +38,11 @@ qint64 msOf(const QDate &d) { return d.startOfDay().toMSecsSinceEpoch(); }
 // Plotting only: the exact sum stays integral until here.
 double microsToUnits(quint64 micros) { return double(micros / 1'000'000) + double(micros % 1'000'000) / 1e6; }
 
-// One line over time on `chart`, without a legend.
-QLineSeries *addTimeLine(QChart *chart, QDateTimeAxis *x, QValueAxis *y, const QString &name)
+// One line over time on `chart`, without a legend; `x` and `y` receive its new axes.
+QLineSeries *addTimeLine(QChart *chart, const QString &name, QDateTimeAxis *&x, QValueAxis *&y)
 {
+    x = new QDateTimeAxis;
+    y = new QValueAxis;
     auto *series = new QLineSeries;
     series->setName(name);
     chart->addSeries(series);
@@ -85,19 +87,15 @@ OverviewWidget::OverviewWidget(QWidget *parent) : QWidget(parent)
     // Refund queue size over time.
     m_refundChart = new QChart;
     m_refundChart->setTitle(tr("Refund queue size"));
-    m_refundX = new QDateTimeAxis;
-    m_refundY = new QValueAxis;
+    m_refundSeries = addTimeLine(m_refundChart, tr("Pending items"), m_refundX, m_refundY);
     m_refundY->setLabelFormat(QStringLiteral("%d"));
-    m_refundSeries = addTimeLine(m_refundChart, m_refundX, m_refundY, tr("Pending items"));
     grid->addWidget(makeView(m_refundChart), 1, 0);
 
     // Median time from creation to settlement.
     m_medianChart = new QChart;
     m_medianChart->setTitle(tr("Median time to settle"));
-    m_medianX = new QDateTimeAxis;
-    m_medianY = new QValueAxis;
+    m_medianSeries = addTimeLine(m_medianChart, tr("Median"), m_medianX, m_medianY);
     m_medianY->setTitleText(tr("minutes"));
-    m_medianSeries = addTimeLine(m_medianChart, m_medianX, m_medianY, tr("Median"));
     m_medianSeries->setPointsVisible(true);
     grid->addWidget(makeView(m_medianChart), 1, 1);
 
