@@ -1,5 +1,7 @@
 #include "demonetwork.h"
 
+#include "awaitrpc.h"
+
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDeadlineTimer>
@@ -174,22 +176,6 @@ void DemoNetwork::makeClients()
     m_customer = std::make_unique<JsonRpcClient>(m_nam.get(), c);
 }
 
-namespace {
-// Runs one asynchronous JSON-RPC request to its end in a local event loop (the client's deadline bounds it).
-RpcResult<JsonValue> await(const std::function<void(JsonRpcClient::Callback)> &send)
-{
-    std::optional<RpcResult<JsonValue>> out;
-    QEventLoop loop;
-    send([&](RpcResult<JsonValue> r) {
-        out = std::move(r);
-        loop.quit();
-    });
-    if (!out)
-        loop.exec();
-    return std::move(*out);
-}
-} // namespace
-
 JsonRpcClient *DemoNetwork::client(Peer peer) const
 {
     return peer == Daemon ? m_daemon.get() : peer == Merchant ? m_merchant.get() : m_customer.get();
@@ -197,12 +183,12 @@ JsonRpcClient *DemoNetwork::client(Peer peer) const
 
 RpcResult<JsonValue> DemoNetwork::call(Peer peer, const QString &method, const JsonValue &params, int timeoutMs)
 {
-    return await([&](JsonRpcClient::Callback done) { client(peer)->call(method, params, std::move(done), timeoutMs); });
+    return awaitRpc<JsonValue>([&](JsonRpcClient::Callback done) { client(peer)->call(method, params, std::move(done), timeoutMs); });
 }
 
 RpcResult<JsonValue> DemoNetwork::post(Peer peer, const QString &path, const JsonValue &body, int timeoutMs)
 {
-    return await([&](JsonRpcClient::Callback done) { client(peer)->post(path, body, std::move(done), timeoutMs); });
+    return awaitRpc<JsonValue>([&](JsonRpcClient::Callback done) { client(peer)->post(path, body, std::move(done), timeoutMs); });
 }
 
 std::expected<void, QString> DemoNetwork::waitAnswer(Peer peer, const QString &method, qint64 pid, const QString &name)

@@ -1,10 +1,10 @@
 #include "refundrunner.h"
 
 #include "asset.h"
+#include "awaitrpc.h"
 #include "moneroprobe.h"
 #include "monerowalletclient.h"
 
-#include <QEventLoop>
 #include <QNetworkAccessManager>
 
 #include <chrono>
@@ -13,25 +13,6 @@
 #include <unistd.h>
 
 namespace sd {
-
-namespace {
-
-// Waits for one asynchronous wallet call (a local event loop: the runner is synchronous by design).
-template<typename T, typename Start>
-RpcResult<T> await(Start start)
-{
-    std::optional<RpcResult<T>> result;
-    QEventLoop loop;
-    start([&](RpcResult<T> r) {
-        result = std::move(r);
-        loop.quit();
-    });
-    if (!result)
-        loop.exec();
-    return std::move(*result);
-}
-
-} // namespace
 
 RefundRunner::RefundRunner(Store *store, const Config &config, QString actor)
     : m_store(store), m_config(config), m_actor(std::move(actor))
@@ -327,7 +308,7 @@ std::expected<MoneroBuiltTransfer, RefundOutcome> RefundRunner::build(const QStr
         request.destinations = {MoneroDestination{address, send}};
         request.accountIndex = account;
         request.doNotRelay = true;
-        auto result = await<MoneroBuiltTransfer>([&](auto done) { client->transfer(request, done, 120000); });
+        auto result = awaitRpc<MoneroBuiltTransfer>([&](auto done) { client->transfer(request, done, 120000); });
         // The whole item plus a fee may be more than the account holds (the refund's own money is often all
         // of it): learn the fee from a build of half of it, then build the item minus that fee.
         // wallet_rpc_server's WALLET_RPC_ERROR_CODE_NOT_ENOUGH_MONEY and ..._NOT_ENOUGH_UNLOCKED_MONEY.
@@ -375,7 +356,7 @@ RefundOutcome RefundRunner::relayStored(const RefundItem &item)
     MoneroWalletClient *client = wallet(&error);
     if (!client)
         return {RefundOutcome::Unreachable, error, item, {}};
-    auto relayed = await<QString>([&](auto done) { client->relayTx(item.builtTx, done); });
+    auto relayed = awaitRpc<QString>([&](auto done) { client->relayTx(item.builtTx, done); });
     if (!relayed) {
         if (relayed.error().kind != RpcError::Rpc)
             return {RefundOutcome::Unreachable, QStringLiteral("relay failed, the refund stays `refunding` (run approve "
@@ -386,7 +367,7 @@ RefundOutcome RefundRunner::relayStored(const RefundItem &item)
         query.in = false;
         query.out = query.pending = query.pool = true;
         query.accountIndex = m_config.asset(QStringLiteral("XMR"))->accountIndex;
-        auto transfers = await<MoneroTransfers>([&](auto done) { client->getTransfers(query, done); });
+        auto transfers = awaitRpc<MoneroTransfers>([&](auto done) { client->getTransfers(query, done); });
         bool known = false;
         if (transfers)
             for (const auto *list : {&transfers->out, &transfers->pending, &transfers->pool})
@@ -455,12 +436,12 @@ std::expected<RebuildVerdict, RefundOutcome> RefundRunner::probeStored(const Ref
     if (!m_nam)
         m_nam = new QNetworkAccessManager;
     MoneroSpendProbe probe(m_nam, QUrl(cfg->daemonRpcUrl), std::max(cfg->requestTimeoutMs, 10000));
-    auto state = await<StoredTxState>([&](auto done) { probe.transactionState(item.payoutTxid, done); });
+    auto state = awaitRpc<StoredTxState>([&](auto done) { probe.transactionState(item.payoutTxid, done); });
     if (!state)
         return std::unexpected(RefundOutcome{RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(state.error().message), item, {}});
     std::vector<KeyImageState> images;
     if (*state == StoredTxState::Unknown && !item.keyImages.isEmpty()) {
-        auto spent = await<std::vector<KeyImageState>>([&](auto done) { probe.keyImageStates(item.keyImages, done); });
+        auto spent = awaitRpc<std::vector<KeyImageState>>([&](auto done) { probe.keyImageStates(item.keyImages, done); });
         if (!spent)
             return std::unexpected(RefundOutcome{RefundOutcome::Unreachable, QStringLiteral("the daemon could not be asked: %1").arg(spent.error().message), item, {}});
         images = *spent;
