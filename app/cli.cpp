@@ -31,6 +31,7 @@
 #include <memory>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <utility>
 
 namespace sd {
 
@@ -112,6 +113,16 @@ struct Context : cli::Command
 StoreResult<std::unique_ptr<Store>> openStore(const Config &config)
 {
     return Store::open(config.databaseUrl, QStringLiteral("settledesk-cli"), cli::databasePassword(config));
+}
+
+// Opens the configured database for one question: `query`'s answer, or why the database did not open.
+template<typename Query>
+auto askStore(const Config &config, Query query) -> decltype(query(std::declval<Store &>()))
+{
+    auto store = openStore(config);
+    if (!store)
+        return std::unexpected(store.error());
+    return query(**store);
 }
 
 // ---- settledesk engine ----
@@ -359,10 +370,7 @@ int runInvoiceShow(const QStringList &arguments)
     const qint64 id = ctx.operand(2).toLongLong(&ok);
     if (!ok || id <= 0)
         return fail(ExitUsage, QStringLiteral("\"%1\" is not an invoice id").arg(ctx.operand(2)));
-    auto store = openStore(ctx.loaded);
-    if (!store)
-        return storeFailure(store.error());
-    auto record = (*store)->invoice(id);
+    auto record = askStore(ctx.loaded, [id](Store &store) { return store.invoice(id); });
     if (!record)
         return storeFailure(record.error());
     return printInvoice(*record, ctx.wantsJson());
@@ -393,10 +401,7 @@ int runInvoiceList(const QStringList &arguments)
         if (!ok || filter.limit < 0)
             return fail(ExitUsage, QStringLiteral("--limit must be a whole number"));
     }
-    auto store = openStore(ctx.loaded);
-    if (!store)
-        return storeFailure(store.error());
-    auto rows = (*store)->invoices(filter);
+    auto rows = askStore(ctx.loaded, [&filter](Store &store) { return store.invoices(filter); });
     if (!rows)
         return storeFailure(rows.error());
     if (ctx.wantsJson()) {
@@ -569,16 +574,19 @@ int runCli(const QStringList &given)
             return runInvoiceList(arguments);
         return fail(ExitUsage, QStringLiteral("usage: settledesk invoice create|show|list ... (--help for each)"));
     }
-    if (command == QLatin1String("addresses"))
-        return runAddressCommand(arguments);
-    if (command == QLatin1String("api-keys"))
-        return runApiKeyCommand(arguments);
-    if (command == QLatin1String("demo"))
-        return runDemoCommand(arguments);
-    if (command == QLatin1String("report"))
-        return runReportCommand(arguments);
-    if (command == QLatin1String("reconcile"))
-        return runReconcileCommand(arguments);
+    // The commands that read their subcommands themselves.
+    static constexpr struct
+    {
+        QLatin1String name;
+        int (*run)(const QStringList &);
+    } wholeCommands[] = {
+        {QLatin1String("addresses"), runAddressCommand}, {QLatin1String("api-keys"), runApiKeyCommand},
+        {QLatin1String("demo"), runDemoCommand},         {QLatin1String("report"), runReportCommand},
+        {QLatin1String("reconcile"), runReconcileCommand},
+    };
+    for (const auto &c : wholeCommands)
+        if (command == c.name)
+            return c.run(arguments);
     if (command == QLatin1String("refunds")) {
         if (sub == QLatin1String("list"))
             return runRefundsList(arguments);
