@@ -3,6 +3,7 @@
 
 #include "displaytext.h"
 #include "paymenturi.h"
+#include "readonlyfield.h"
 #include "statebadgedelegate.h"
 
 #include <QAction>
@@ -143,10 +144,7 @@ void InvoiceDetailWidget::buildHeader(QWidget *page, QVBoxLayout *layout)
 void InvoiceDetailWidget::buildAddress(QWidget *page, QVBoxLayout *layout)
 {
     layout->addWidget(new QLabel(tr("Address"), page));
-    m_address = new QLineEdit(page);
-    m_address->setObjectName(QStringLiteral("detailAddress"));
-    m_address->setReadOnly(true);
-    m_address->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_address = readOnlyField(QStringLiteral("detailAddress"), page);
     m_address->setCursorPosition(0);
     layout->addWidget(m_address);
     auto *buttons = new QHBoxLayout;
@@ -206,10 +204,7 @@ void InvoiceDetailWidget::buildTestNetworkActions(QWidget *page, QVBoxLayout *la
     testLayout->addLayout(testButtons);
     auto *refundRow = new QHBoxLayout;
     refundRow->addWidget(new QLabel(tr("Refund to"), m_testBox));
-    m_refundAddress = new QLineEdit(m_testBox);
-    m_refundAddress->setObjectName(QStringLiteral("testRefundAddress"));
-    m_refundAddress->setReadOnly(true);
-    m_refundAddress->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_refundAddress = readOnlyField(QStringLiteral("testRefundAddress"), m_testBox);
     m_refundAddress->setToolTip(tr("The test customer's address for refunds: paste it when you approve one"));
     refundRow->addWidget(m_refundAddress, 1);
     testLayout->addLayout(refundRow);

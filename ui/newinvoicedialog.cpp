@@ -6,6 +6,7 @@
 #include "displaytext.h"
 #include "invoicetablemodel.h"
 #include "paymenturi.h"
+#include "readonlyfield.h"
 #include "qrcodewidget.h"
 
 #include <QApplication>
@@ -304,10 +305,7 @@ QVBoxLayout *NewInvoiceDialog::buildResultFacts(QWidget *result)
     info->addWidget(copyAmount, 0, Qt::AlignLeft);
     info->addSpacing(8);
     info->addWidget(new QLabel(tr("Address"), result));
-    m_address = new QLineEdit(result);
-    m_address->setObjectName(QStringLiteral("address"));
-    m_address->setReadOnly(true);
-    m_address->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_address = readOnlyField(QStringLiteral("address"), result);
     m_address->setMinimumWidth(320);
     info->addWidget(m_address);
     auto *copyAddress = copyButton(tr("Copy address"), result);
