@@ -86,4 +86,15 @@ void ConnectionTestRow::clear()
 
 QString ConnectionTestRow::resultText() const { return m_result->text(); }
 
+ConnectionCheckRequest databaseCheckRequest(const Config &config, const QString &typedPassword)
+{
+    ConnectionCheckRequest r;
+    r.target = ConnectionCheckRequest::Database;
+    r.databaseUrl = config.databaseUrl;
+    r.passwordEnv = config.databasePasswordEnv;
+    if (!typedPassword.isEmpty())
+        r.password = typedPassword;
+    return r;
+}
+
 } // namespace sd::ui

@@ -41,4 +41,8 @@ private:
     bool m_ok = false;
 };
 
+// What a form's database Test sends: the URL and password variable of `config`, and `typedPassword` when it is
+// not empty (the form passes one only for PostgreSQL).
+ConnectionCheckRequest databaseCheckRequest(const Config &config, const QString &typedPassword);
+
 } // namespace sd::ui

@@ -344,14 +344,7 @@ Config SettingsDialog::config() const
 
 ConnectionCheckRequest SettingsDialog::databaseCheckRequest() const
 {
-    const Config c = config();
-    ConnectionCheckRequest r;
-    r.target = ConnectionCheckRequest::Database;
-    r.databaseUrl = c.databaseUrl;
-    r.passwordEnv = c.databasePasswordEnv;
-    if (m_dbKind->currentIndex() == PostgresDb && !m_dbPassword->text().isEmpty())
-        r.password = m_dbPassword->text();
-    return r;
+    return ui::databaseCheckRequest(config(), m_dbKind->currentIndex() == PostgresDb ? m_dbPassword->text() : QString());
 }
 
 ConnectionCheckRequest SettingsDialog::walletCheckRequest(const QString &asset) const

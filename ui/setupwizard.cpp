@@ -153,14 +153,8 @@ QWizardPage *SetupWizard::buildDatabase()
     connect(m_testNetwork, &QCheckBox::toggled, this, enable);
     enable();
     connect(m_dbTest, &ConnectionTestRow::testRequested, this, [this] {
-        const Config c = config();
-        ConnectionCheckRequest r;
-        r.target = ConnectionCheckRequest::Database;
-        r.databaseUrl = c.databaseUrl;
-        r.passwordEnv = c.databasePasswordEnv;
-        if (m_postgres->isChecked() && !m_dbPassword->text().isEmpty())
-            r.password = m_dbPassword->text();
-        Q_EMIT connectionCheckRequested(m_dbTest->begin(), r);
+        const QString typed = m_postgres->isChecked() ? m_dbPassword->text() : QString();
+        Q_EMIT connectionCheckRequested(m_dbTest->begin(), databaseCheckRequest(config(), typed));
     });
     return finishPage(page, layout, DatabasePage);
 }
