@@ -10,11 +10,13 @@ namespace sd {
 // names the peer in messages ("Monero wallet RPC").
 inline JsonRpcClient::Options walletRpcOptions(const AssetConfig &config, const QString &password, const QString &peerName)
 {
-    return JsonRpcClient::Options{.url = QUrl(config.walletRpcUrl),
-                                  .user = config.walletRpcUser,
-                                  .password = password,
-                                  .timeoutMs = config.requestTimeoutMs,
-                                  .peerName = peerName};
+    JsonRpcClient::Options options;
+    options.url = QUrl(config.walletRpcUrl);
+    options.user = config.walletRpcUser;
+    options.password = password;
+    options.timeoutMs = config.requestTimeoutMs;
+    options.peerName = peerName;
+    return options;
 }
 
 } // namespace sd
