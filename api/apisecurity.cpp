@@ -60,6 +60,20 @@ QByteArray hmac(const QByteArray &key, const QByteArray &data)
     return QMessageAuthenticationCode::hash(data, key, QCryptographicHash::Sha256);
 }
 
+// `data` XORed with an HMAC-SHA256 counter-mode keystream of `encKey` and `nonce`: sealing and unsealing alike.
+QByteArray applyKeystream(const QByteArray &encKey, const QByteArray &nonce, const QByteArray &data)
+{
+    QByteArray out(data.size(), Qt::Uninitialized);
+    for (qsizetype block = 0; block * 32 < data.size(); ++block) {
+        QByteArray counter = nonce;
+        counter.append(char(block >> 24)).append(char(block >> 16)).append(char(block >> 8)).append(char(block));
+        const QByteArray stream = hmac(encKey, counter);
+        for (qsizetype i = block * 32; i < std::min<qsizetype>(data.size(), block * 32 + 32); ++i)
+            out[i] = char(data[i] ^ stream[i - block * 32]);
+    }
+    return out;
+}
+
 } // namespace
 
 QString randomHex(int bytes) { return QString::fromLatin1(randomBytes(bytes).toHex()); }
@@ -93,15 +107,7 @@ QString seal(const QByteArray &key, const QString &plain)
     const QByteArray encKey = hmac(key, "settledesk-seal-enc");
     const QByteArray macKey = hmac(key, "settledesk-seal-mac");
     const QByteArray nonce = randomBytes(16);
-    const QByteArray data = plain.toUtf8();
-    QByteArray cipher(data.size(), Qt::Uninitialized);
-    for (qsizetype block = 0; block * 32 < data.size(); ++block) {
-        QByteArray counter = nonce;
-        counter.append(char(block >> 24)).append(char(block >> 16)).append(char(block >> 8)).append(char(block));
-        const QByteArray stream = hmac(encKey, counter);
-        for (qsizetype i = block * 32; i < std::min<qsizetype>(data.size(), block * 32 + 32); ++i)
-            cipher[i] = char(data[i] ^ stream[i - block * 32]);
-    }
+    const QByteArray cipher = applyKeystream(encKey, nonce, plain.toUtf8());
     const QByteArray tag = hmac(macKey, nonce + cipher);
     return QStringLiteral("v1:") + QString::fromLatin1((nonce + cipher + tag).toBase64());
 }
@@ -125,15 +131,7 @@ std::expected<QString, QString> unseal(const QByteArray &key, const QString &sea
         diff |= expected[i] ^ tag[i];
     if (diff)
         return std::unexpected(QStringLiteral("a sealed secret does not match the sealing key (was the key changed?)"));
-    QByteArray plain(cipher.size(), Qt::Uninitialized);
-    for (qsizetype block = 0; block * 32 < cipher.size(); ++block) {
-        QByteArray counter = nonce;
-        counter.append(char(block >> 24)).append(char(block >> 16)).append(char(block >> 8)).append(char(block));
-        const QByteArray stream = hmac(encKey, counter);
-        for (qsizetype i = block * 32; i < std::min<qsizetype>(cipher.size(), block * 32 + 32); ++i)
-            plain[i] = char(cipher[i] ^ stream[i - block * 32]);
-    }
-    return QString::fromUtf8(plain);
+    return QString::fromUtf8(applyKeystream(encKey, nonce, cipher));
 }
 
 std::expected<QByteArray, QString> loadSealingKey(const QString &envName, const QString &path)

@@ -252,18 +252,11 @@ private:
             if (!item)
                 return item;
             items.push_back(std::move(*item));
-            skipSpace();
-            if (atEnd())
-                return fail(QStringLiteral("unterminated array"));
-            if (peek() == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (peek() == ']') {
-                ++m_pos;
+            auto closed = commaOrClose(']', QStringLiteral("array"));
+            if (!closed)
+                return std::unexpected(closed.error());
+            if (*closed)
                 return JsonValue::array(std::move(items));
-            }
-            return fail(QStringLiteral("expected ',' or ']' in an array"));
         }
     }
 
@@ -304,19 +297,25 @@ private:
             if (!value)
                 return value;
             members.emplace_back(std::move(*key), std::move(*value));
-            skipSpace();
-            if (atEnd())
-                return fail(QStringLiteral("unterminated object"));
-            if (peek() == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (peek() == '}') {
-                ++m_pos;
+            auto closed = commaOrClose('}', QStringLiteral("object"));
+            if (!closed)
+                return std::unexpected(closed.error());
+            if (*closed)
                 return JsonValue::object(std::move(members));
-            }
-            return fail(QStringLiteral("expected ',' or '}' in an object"));
         }
+    }
+
+    // After an array's item or an object's member: consumes the ',' (false) or the closing `close` (true).
+    std::expected<bool, JsonParseError> commaOrClose(char close, const QString &container)
+    {
+        skipSpace();
+        if (atEnd())
+            return fail(QStringLiteral("unterminated %1").arg(container));
+        const char c = peek();
+        if (c != ',' && c != close)
+            return fail(QStringLiteral("expected ',' or '%1' in an %2").arg(QChar::fromLatin1(close)).arg(container));
+        ++m_pos;
+        return c == close;
     }
 
     QByteArrayView m_text;

@@ -1,6 +1,7 @@
 #include "erc20backend.h"
 
 #include "chainwatch.h"
+#include "walletrpcoptions.h"
 
 #include <QMap>
 #include <QRegularExpression>
@@ -38,13 +39,7 @@ Erc20Backend::Erc20Backend(const AssetConfig &config, const QString &password, Q
                            QObject *parent)
     : WalletBackend(parent), m_config(config), m_token(config.tokenContract.trimmed().toLower())
 {
-    JsonRpcClient::Options options;
-    options.url = QUrl(config.walletRpcUrl);
-    options.user = config.walletRpcUser;
-    options.password = password;
-    options.timeoutMs = config.requestTimeoutMs;
-    options.peerName = QStringLiteral("Ethereum node");
-    m_client = new Erc20Client(nam, std::move(options), this);
+    m_client = new Erc20Client(nam, walletRpcOptions(config, password, QStringLiteral("Ethereum node")), this);
 }
 
 QString Erc20Backend::backendId() const

@@ -1,6 +1,7 @@
 #include "monerobackend.h"
 
 #include "chainwatch.h"
+#include "walletrpcoptions.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -27,13 +28,7 @@ MoneroBackend::MoneroBackend(const AssetConfig &config, const QString &password,
                              QObject *parent)
     : WalletBackend(parent), m_config(config)
 {
-    JsonRpcClient::Options options;
-    options.url = QUrl(config.walletRpcUrl);
-    options.user = config.walletRpcUser;
-    options.password = password;
-    options.timeoutMs = config.requestTimeoutMs;
-    options.peerName = QStringLiteral("Monero wallet RPC");
-    m_client = new MoneroWalletClient(nam, std::move(options), this);
+    m_client = new MoneroWalletClient(nam, walletRpcOptions(config, password, QStringLiteral("Monero wallet RPC")), this);
     JsonRpcClient::Options daemon;
     daemon.url = daemonUrl(config);
     daemon.timeoutMs = config.requestTimeoutMs;

@@ -143,6 +143,16 @@ StoreResult<std::optional<QSqlRecord>> SqlSession::selectOne(const QString &sql,
     return std::optional<QSqlRecord>(rows->first());
 }
 
+StoreResult<QSqlRecord> SqlSession::selectFound(const QString &sql, const Binds &binds, const QString &missing)
+{
+    auto row = selectOne(sql, binds);
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::unexpected(fail(StoreError::NotFound, missing));
+    return **row;
+}
+
 StoreResult<int> SqlSession::execute(const QString &sql, const Binds &binds)
 {
     auto q = run(sql, binds);

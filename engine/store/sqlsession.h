@@ -57,6 +57,8 @@ public:
     // statement is never left open (SQLite refuses COMMIT while a SELECT is unfinished).
     StoreResult<QList<QSqlRecord>> select(const QString &sql, const Binds &binds = {});
     StoreResult<std::optional<QSqlRecord>> selectOne(const QString &sql, const Binds &binds = {});
+    // The first row; no row is a NotFound error saying `missing`.
+    StoreResult<QSqlRecord> selectFound(const QString &sql, const Binds &binds, const QString &missing);
     StoreResult<int> execute(const QString &sql, const Binds &binds = {}); // rows affected
     // A statement run once, unprepared (DDL, PRAGMA, BEGIN...).
     StoreResult<QList<QSqlRecord>> direct(const QString &sql);

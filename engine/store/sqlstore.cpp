@@ -1,4 +1,5 @@
 #include "sqlstore.h"
+#include "sqlstoreapirows.h"
 #include "qtext.h"
 
 #include "asset.h"
@@ -377,14 +378,12 @@ StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const 
 
 StoreResult<InvoiceRecord> SqlStore::loadInvoice(qint64 id, bool lock)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM invoices WHERE id = :id%2")
-                                       .arg(InvoiceColumns, lock ? m_session.forUpdate() : QString()),
-                                   {{QStringLiteral(":id"), id}});
+    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM invoices WHERE id = :id%2")
+                                         .arg(InvoiceColumns, lock ? m_session.forUpdate() : QString()),
+                                     {{QStringLiteral(":id"), id}}, QStringLiteral("no invoice %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
-    if (!*row)
-        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no invoice %1").arg(id)));
-    auto record = invoiceFromRow(**row);
+    auto record = invoiceFromRow(*row);
     if (!record)
         return record;
     QList<InvoiceRecord> one{*record};
@@ -422,14 +421,7 @@ StoreResult<std::optional<InvoiceRecord>> SqlStore::invoiceForAddress(const QStr
                                                   " ORDER BY id DESC LIMIT 1%3")
                                        .arg(InvoiceColumns, assetTest, lock ? m_session.forUpdate() : QString()),
                                    binds);
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return std::optional<InvoiceRecord>();
-    auto record = invoiceFromRow(**row);
-    if (!record)
-        return std::unexpected(record.error());
-    return std::optional<InvoiceRecord>(std::move(*record));
+    return apirows::mapOptionalRow(row, [this](const QSqlRecord &r) { return invoiceFromRow(r); });
 }
 
 QString SqlStore::depositKeyWhere(const QString &asset, const DepositKey &key, Binds &binds)
@@ -447,28 +439,19 @@ StoreResult<std::optional<DepositRecord>> SqlStore::loadDeposit(const QString &a
     auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM deposits WHERE %2%3").arg(DepositColumns, where,
                                                                                           lock ? m_session.forUpdate() : QString()),
                                    binds);
-    if (!row)
-        return std::unexpected(row.error());
-    if (!*row)
-        return std::optional<DepositRecord>();
-    auto d = depositFromRow(**row);
-    if (!d)
-        return std::unexpected(d.error());
-    return std::optional<DepositRecord>(*d);
+    return apirows::mapOptionalRow(row, [this](const QSqlRecord &r) { return depositFromRow(r); });
 }
 
 QString SqlStore::refundColumns() { return RefundColumns; }
 
 StoreResult<RefundItem> SqlStore::loadRefund(qint64 id, bool lock)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM refund_items WHERE id = :id%2")
-                                       .arg(RefundColumns, lock ? m_session.forUpdate() : QString()),
-                                   {{QStringLiteral(":id"), id}});
+    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM refund_items WHERE id = :id%2")
+                                         .arg(RefundColumns, lock ? m_session.forUpdate() : QString()),
+                                     {{QStringLiteral(":id"), id}}, QStringLiteral("no refund item %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
-    if (!*row)
-        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no refund item %1").arg(id)));
-    return refundFromRow(**row);
+    return refundFromRow(*row);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -541,16 +524,21 @@ StoreResult<QList<InvoiceRecord>> SqlStore::invoices(const InvoiceFilter &filter
         const QString where = filterWhere(filter, m_session.dialect(), binds);
         const QString order = filter.afterId ? QStringLiteral(" ORDER BY id") : QStringLiteral(" ORDER BY created_at DESC, id DESC");
         const QString tail = where + order + limitClause(filter, m_session.isPostgres(), binds);
-        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
-        if (!rows)
-            return std::unexpected(rows.error());
-        auto out = invoicesFromRows(*rows);
-        if (!out)
-            return out;
-        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
-            return std::unexpected(attached.error());
-        return out;
+        return invoicesWithDeposits(tail, binds);
     });
+}
+
+StoreResult<QList<InvoiceRecord>> SqlStore::invoicesWithDeposits(const QString &tail, const Binds &binds)
+{
+    auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2").arg(InvoiceColumns, tail), binds);
+    if (!rows)
+        return std::unexpected(rows.error());
+    auto out = invoicesFromRows(*rows);
+    if (!out)
+        return out;
+    if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(tail), binds); !attached)
+        return std::unexpected(attached.error());
+    return out;
 }
 
 StoreResult<int> SqlStore::countInvoices(const InvoiceFilter &filter)
@@ -661,15 +649,7 @@ StoreResult<QList<InvoiceRecord>> SqlStore::watchedInvoices(const QString &asset
             " OR COALESCE(settled_at, closed_at, updated_at) >= :cutoff)");
         const Binds binds{{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
                           {QStringLiteral(":cutoff"), cutoff}};
-        auto rows = m_session.select(QStringLiteral("SELECT %1 FROM invoices%2 ORDER BY id").arg(InvoiceColumns, where), binds);
-        if (!rows)
-            return std::unexpected(rows.error());
-        auto out = invoicesFromRows(*rows);
-        if (!out)
-            return out;
-        if (auto attached = attachDeposits(*out, QStringLiteral("SELECT id FROM invoices%1").arg(where), binds); !attached)
-            return std::unexpected(attached.error());
-        return out;
+        return invoicesWithDeposits(where + QStringLiteral(" ORDER BY id"), binds);
     });
 }
 

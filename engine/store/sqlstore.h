@@ -168,6 +168,8 @@ private:
     QString idListSql(const QList<qint64> &ids, const QString &placeholder, Binds &binds) const;
     // The invoices a statement selects (its columns: invoiceColumns()), their deposits attached.
     StoreResult<QList<InvoiceRecord>> readInvoices(const QString &sql, const Binds &binds);
+    // The invoices of "SELECT ... FROM invoices<tail>" with their deposits (the tail's subquery picks them).
+    StoreResult<QList<InvoiceRecord>> invoicesWithDeposits(const QString &tail, const Binds &binds);
 
     // ---- row mapping (sqlstore.cpp) ----
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);

@@ -320,13 +320,11 @@ StoreResult<QList<CheckoutRecord>> SqlStore::checkoutsById(const QStringList &id
 
 StoreResult<CheckoutRecord> SqlStore::checkout(const QString &id)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_checkouts WHERE id = :id").arg(CheckoutColumns),
-                                   {{QStringLiteral(":id"), id}});
+    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM api_checkouts WHERE id = :id").arg(CheckoutColumns),
+                                     {{QStringLiteral(":id"), id}}, QStringLiteral("no invoice %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
-    if (!*row)
-        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no invoice %1").arg(id)));
-    return checkoutFromRow(**row);
+    return checkoutFromRow(*row);
 }
 
 StoreResult<QList<CheckoutRecord>> SqlStore::checkouts(const QString &storeId, const CheckoutFilter &f, TimePoint now)

@@ -1,4 +1,4 @@
-// Row helpers shared by the merchant API's store files (sqlstoreapi.cpp, sqlstorewebhooks.cpp).
+// Row helpers shared by the store files: mapping a SELECT's rows, nullable times and ids.
 #pragma once
 
 #include "sqlsession.h"
@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QSqlRecord>
 
+#include <optional>
 #include <type_traits>
 
 namespace sd::apirows {
@@ -25,6 +26,23 @@ auto mapRows(const StoreResult<QList<QSqlRecord>> &rows, FromRow fromRow)
     for (const QSqlRecord &r : *rows)
         out << fromRow(r);
     return out;
+}
+
+// The row of a selectOne mapped with a `fromRow` that may fail (returns a StoreResult); no row is an empty
+// optional.
+template<typename FromRow>
+auto mapOptionalRow(const StoreResult<std::optional<QSqlRecord>> &row, FromRow fromRow)
+    -> StoreResult<std::optional<typename std::invoke_result_t<FromRow, const QSqlRecord &>::value_type>>
+{
+    using T = typename std::invoke_result_t<FromRow, const QSqlRecord &>::value_type;
+    if (!row)
+        return std::unexpected(row.error());
+    if (!*row)
+        return std::optional<T>();
+    auto mapped = fromRow(**row);
+    if (!mapped)
+        return std::unexpected(mapped.error());
+    return std::optional<T>(std::move(*mapped));
 }
 
 } // namespace sd::apirows

@@ -1,5 +1,6 @@
 // The address pool: receive addresses the merchant imported, leased one per invoice (USDT on Ethereum).
 #include "sqlstore.h"
+#include "sqlstoreapirows.h"
 
 #include "asset.h"
 
@@ -108,11 +109,7 @@ StoreResult<QList<PoolAddress>> SqlStore::poolAddresses(const QString &asset, Ti
         " FROM address_pool p LEFT JOIN invoices i ON i.id ="
         " (SELECT MAX(i2.id) FROM invoices i2 WHERE i2.asset = p.asset AND i2.address = p.address)"
         " WHERE %2 ORDER BY p.id").arg(FreeCondition, assetWhere);
-    auto rows = m_session.select(sql, binds);
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<PoolAddress> out;
-    for (const QSqlRecord &row : *rows) {
+    return apirows::mapRows(m_session.select(sql, binds), [](const QSqlRecord &row) {
         PoolAddress a;
         a.asset = row.value(0).toString();
         a.address = row.value(1).toString();
@@ -124,9 +121,8 @@ StoreResult<QList<PoolAddress>> SqlStore::poolAddresses(const QString &asset, Ti
             a.invoiceState = parseInvoiceState(row.value(5).toString().toStdString());
         }
         a.free = row.value(6).toLongLong() != 0;
-        out.append(a);
-    }
-    return out;
+        return a;
+    });
 }
 
 } // namespace sd

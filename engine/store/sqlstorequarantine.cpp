@@ -117,14 +117,12 @@ StoreResult<QuarantinedDeposit> SqlStore::dismissQuarantined(qint64 id, const QS
     if (note.trimmed().isEmpty() || actor.trimmed().isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("dismissing needs a reason and an operator")});
     return m_session.write([&]() -> StoreResult<QuarantinedDeposit> {
-        auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM quarantined_deposits WHERE id = :id%2")
-                                           .arg(QuarantineColumns, m_session.forUpdate()),
-                                       {{QStringLiteral(":id"), id}});
+        auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM quarantined_deposits WHERE id = :id%2")
+                                             .arg(QuarantineColumns, m_session.forUpdate()),
+                                         {{QStringLiteral(":id"), id}}, QStringLiteral("no quarantined deposit Q%1").arg(id));
         if (!row)
             return std::unexpected(row.error());
-        if (!*row)
-            return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no quarantined deposit Q%1").arg(id)));
-        const QuarantinedDeposit before = quarantinedFromRow(**row);
+        const QuarantinedDeposit before = quarantinedFromRow(*row);
         if (before.status == QuarantineStatus::Dismissed)
             return std::unexpected(m_session.fail(StoreError::Conflict, QStringLiteral("quarantined deposit Q%1 is already dismissed").arg(id)));
         QuarantinedDeposit after = before;

@@ -2,6 +2,7 @@
 // rules need: what the deposits of open items allow (confirmations, time locks), an invoice's items, and the
 // money categories (refundpolicy.h) summed exactly per asset.
 #include "sqlstore.h"
+#include "sqlstoreapirows.h"
 
 #include "asset.h"
 #include "qtext.h"
@@ -237,10 +238,7 @@ StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
     const QString sql = QStringLiteral("SELECT id, at, actor, action, subject, before_json, after_json FROM audit_log ORDER BY id DESC");
     auto rows = limit >= 0 ? m_session.select(sql + QStringLiteral(" LIMIT :limit"), {{QStringLiteral(":limit"), limit}})
                            : m_session.select(sql);
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<AuditEntry> out;
-    for (const QSqlRecord &row : *rows) {
+    return apirows::mapRows(rows, [](const QSqlRecord &row) {
         AuditEntry e;
         e.id = row.value(0).toLongLong();
         e.at = QDateTime::fromMSecsSinceEpoch(row.value(1).toLongLong(), Qt::UTC);
@@ -249,9 +247,8 @@ StoreResult<QList<AuditEntry>> SqlStore::auditLog(int limit)
         e.subject = row.value(4).toString();
         e.before = row.value(5).toString();
         e.after = row.value(6).toString();
-        out.append(e);
-    }
-    return out;
+        return e;
+    });
 }
 
 StoreResult<void> SqlStore::audit(TimePoint now, const QString &actor, const QString &action, const QString &subject,

@@ -145,15 +145,14 @@ StoreResult<QList<WebhookRecord>> SqlStore::webhooks(const QString &storeId)
 
 StoreResult<WebhookRecord> SqlStore::webhook(const QString &storeId, const QString &id)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_webhooks WHERE id = :id AND (store_id = :s OR :all = 1)")
-                                       .arg(WebhookColumns),
-                                   {{QStringLiteral(":id"), id}, {QStringLiteral(":s"), storeId},
-                                    {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}});
+    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM api_webhooks WHERE id = :id AND (store_id = :s OR :all = 1)")
+                                         .arg(WebhookColumns),
+                                     {{QStringLiteral(":id"), id}, {QStringLiteral(":s"), storeId},
+                                      {QStringLiteral(":all"), storeId.isEmpty() ? 1 : 0}},
+                                     QStringLiteral("no webhook %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
-    if (!*row)
-        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no webhook %1").arg(id)));
-    return webhookFromRow(**row);
+    return webhookFromRow(*row);
 }
 
 StoreResult<void> SqlStore::updateWebhook(const WebhookRecord &w, TimePoint now)
@@ -237,10 +236,7 @@ StoreResult<QList<OutboxRecord>> SqlStore::pendingOutbox(int limit)
     auto rows = m_session.select(QStringLiteral("SELECT id, checkout_id, invoice_id, type, txid, output_key, amount, flags, at FROM api_outbox"
                                                 " WHERE fanned_out = 0 ORDER BY id LIMIT :limit"),
                                  {{QStringLiteral(":limit"), limit}});
-    if (!rows)
-        return std::unexpected(rows.error());
-    QList<OutboxRecord> out;
-    for (const QSqlRecord &r : *rows) {
+    return mapRows(rows, [](const QSqlRecord &r) {
         OutboxRecord o;
         o.id = r.value(0).toLongLong();
         o.checkoutId = r.value(1).toString();
@@ -259,9 +255,8 @@ StoreResult<QList<OutboxRecord>> SqlStore::pendingOutbox(int limit)
         o.event.partiallyPaid = flags & 4;
         o.event.manuallyMarked = flags & 8;
         o.at = timeOf(r.value(8));
-        out << o;
-    }
-    return out;
+        return o;
+    });
 }
 
 StoreResult<void> SqlStore::fanOut(const QString &holder, qint64 outboxId, const QList<NewDelivery> &deliveries, TimePoint now)
@@ -418,13 +413,12 @@ StoreResult<QList<DeliveryRecord>> SqlStore::deliveries(const QString &webhookId
 
 StoreResult<DeliveryRecord> SqlStore::delivery(const QString &webhookId, const QString &deliveryId)
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w AND id = :id").arg(DeliveryColumns),
-                                   {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":id"), deliveryId}});
+    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM api_deliveries WHERE webhook_id = :w AND id = :id").arg(DeliveryColumns),
+                                     {{QStringLiteral(":w"), webhookId}, {QStringLiteral(":id"), deliveryId}},
+                                     QStringLiteral("no delivery %1").arg(deliveryId));
     if (!row)
         return std::unexpected(row.error());
-    if (!*row)
-        return std::unexpected(m_session.fail(StoreError::NotFound, QStringLiteral("no delivery %1").arg(deliveryId)));
-    return deliveryFromRow(**row);
+    return deliveryFromRow(*row);
 }
 
 StoreResult<QList<DeliveryAttempt>> SqlStore::deliveryAttempts(qint64 seq)

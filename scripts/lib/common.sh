@@ -61,6 +61,20 @@ build_project() {
     grep -iE 'warning' "$out" | head -n 20 >&2 || true
 }
 
+# True when DIR/node_modules holds each package: npm_installed DIR NAME[@VERSION]... (at VERSION where
+# one is given; unscoped names only).
+npm_installed() {
+    local dir=$1 spec name version
+    shift
+    for spec in "$@"; do
+        name=${spec%%@*}
+        version=${spec#"$name"}
+        version=${version#@}
+        [ -f "$dir/node_modules/$name/package.json" ] || return 1
+        [ -z "$version" ] || grep -q "\"version\": \"$version\"" "$dir/node_modules/$name/package.json" || return 1
+    done
+}
+
 # npm packages for the tests, installed into DIR (a folder of the build tree; never globally, no install
 # scripts run, so no browser or binary download): npm_install_local DIR TIMEOUT NAME@VERSION... Writes
 # DIR/package.json, tries twice, logs to DIR/npm-install.log. Returns non-zero when both tries failed.

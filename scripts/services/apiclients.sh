@@ -11,11 +11,7 @@ GREENFIELD_CLIENT_VERSION=1.7.0
 
 api_clients_install() {
     local dir="$API_NPM_DIR"
-    if [ -f "$dir/node_modules/standardwebhooks/package.json" ] &&
-        grep -q "\"version\": \"$STANDARDWEBHOOKS_VERSION\"" "$dir/node_modules/standardwebhooks/package.json" &&
-        [ -f "$dir/node_modules/btcpay-greenfield-node-client/package.json" ]; then
-        return 0
-    fi
+    npm_installed "$dir" "standardwebhooks@$STANDARDWEBHOOKS_VERSION" btcpay-greenfield-node-client && return 0
     npm_install_local "$dir" "$API_NPM_TIMEOUT" "standardwebhooks@$STANDARDWEBHOOKS_VERSION" \
         "btcpay-greenfield-node-client@$GREENFIELD_CLIENT_VERSION"
 }

@@ -37,11 +37,7 @@ _btc_fail() {
 # Installs bcoin into $BITCOIN_NPM_DIR unless the right version is there already.
 bitcoin_npm_install() {
     local dir="$BITCOIN_NPM_DIR"
-    if [ -f "$dir/node_modules/bcoin/package.json" ] &&
-        grep -q "\"version\": \"$BCOIN_VERSION\"" "$dir/node_modules/bcoin/package.json" &&
-        [ -f "$dir/node_modules/leveldown/package.json" ]; then
-        return 0
-    fi
+    npm_installed "$dir" "bcoin@$BCOIN_VERSION" leveldown && return 0
     command -v node >/dev/null || ensure_packages nodejs
     # Debian's nodejs comes without npm; NodeSource's bundles it (and conflicts with Debian's npm package).
     command -v npm >/dev/null || ensure_packages npm

@@ -11,10 +11,7 @@ PUPPETEER_CORE_VERSION=24.43.1
 
 browser_install() {
     local dir="$BROWSER_NPM_DIR"
-    if [ -f "$dir/node_modules/puppeteer-core/package.json" ] &&
-        grep -q "\"version\": \"$PUPPETEER_CORE_VERSION\"" "$dir/node_modules/puppeteer-core/package.json"; then
-        return 0
-    fi
+    npm_installed "$dir" "puppeteer-core@$PUPPETEER_CORE_VERSION" && return 0
     npm_install_local "$dir" "$BROWSER_NPM_TIMEOUT" "puppeteer-core@$PUPPETEER_CORE_VERSION"
 }
 
