@@ -89,6 +89,7 @@ private Q_SLOTS:
 
 private:
     void serve(HttpLimits limits = {});
+    std::unique_ptr<QTcpSocket> serveAndSend(const QByteArray &bytes, HttpLimits limits = {});
     std::unique_ptr<HttpServer> m_server;
     quint16 m_port = 0;
     int m_handled = 0;
@@ -117,6 +118,15 @@ void TestHttpServer::serve(HttpLimits limits)
     m_port = m_server->port();
 }
 
+// Serves with `limits`, connects and sends `bytes` (the start of a request, or all of it): the client socket.
+std::unique_ptr<QTcpSocket> TestHttpServer::serveAndSend(const QByteArray &bytes, HttpLimits limits)
+{
+    serve(limits);
+    auto s = connectTo(m_port);
+    s->write(bytes);
+    return s;
+}
+
 void TestHttpServer::init()
 {
     m_handled = 0;
@@ -128,9 +138,7 @@ void TestHttpServer::cleanup() { m_server.reset(); }
 
 void TestHttpServer::answersAndKeepsAlive()
 {
-    serve();
-    auto s = connectTo(m_port);
-    s->write("GET /x%20y?a=1%2B2&b HTTP/1.1\r\nHost: t\r\n\r\n");
+    auto s = serveAndSend("GET /x%20y?a=1%2B2&b HTTP/1.1\r\nHost: t\r\n\r\n");
     QByteArray a = readAnswer(*s, "q=1+2");
     QVERIFY2(a.startsWith("HTTP/1.1 200 OK\r\n"), a.constData());
     QVERIFY(a.contains("Connection: keep-alive"));
@@ -183,9 +191,7 @@ void TestHttpServer::largeBodyIsRefusedBeforeItIsSent()
 {
     HttpLimits limits;
     limits.maxBodyBytes = 1000;
-    serve(limits);
-    auto s = connectTo(m_port);
-    s->write("POST / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n");
+    auto s = serveAndSend("POST / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n", limits);
     const QByteArray a = readAnswer(*s);
     QVERIFY2(a.startsWith("HTTP/1.1 413"), a.constData());
     QCOMPARE(m_handled, 0);
@@ -193,9 +199,7 @@ void TestHttpServer::largeBodyIsRefusedBeforeItIsSent()
 
 void TestHttpServer::expectContinue()
 {
-    serve();
-    auto s = connectTo(m_port);
-    s->write("POST /c HTTP/1.1\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
+    auto s = serveAndSend("POST /c HTTP/1.1\r\nContent-Length: 3\r\nExpect: 100-continue\r\n\r\n");
     QByteArray a = readAnswer(*s, "\r\n\r\n");
     QVERIFY2(a.startsWith("HTTP/1.1 100 Continue\r\n\r\n"), a.constData());
     s->write("abc");
@@ -208,9 +212,7 @@ void TestHttpServer::slowHeadersTimeOut()
     HttpLimits limits;
     limits.headerTimeoutMs = 300;
     limits.sweepIntervalMs = 50;
-    serve(limits);
-    auto s = connectTo(m_port);
-    s->write("GET / HTTP/1.1\r\nX-Slow: ");
+    auto s = serveAndSend("GET / HTTP/1.1\r\nX-Slow: ", limits);
     // A byte now and then does not extend the deadline: it runs from the request's first byte.
     QTimer drip;
     QObject::connect(&drip, &QTimer::timeout, s.get(), [&] { s->write("a"); });
@@ -226,9 +228,7 @@ void TestHttpServer::idleKeepAliveIsClosed()
     HttpLimits limits;
     limits.idleTimeoutMs = 200;
     limits.sweepIntervalMs = 50;
-    serve(limits);
-    auto s = connectTo(m_port);
-    s->write("GET / HTTP/1.1\r\n\r\n");
+    auto s = serveAndSend("GET / HTTP/1.1\r\n\r\n", limits);
     QVERIFY(readAnswer(*s, "q=").startsWith("HTTP/1.1 200"));
     QTRY_COMPARE_WITH_TIMEOUT(s->state(), QAbstractSocket::UnconnectedState, 5000);
     QTRY_COMPARE(m_server->connectionCount(), 0);
@@ -283,9 +283,7 @@ void TestHttpServer::fullServerEvictsTheSlowest()
 
 void TestHttpServer::laterAnswersAndClientsThatLeft()
 {
-    serve();
-    auto s = connectTo(m_port);
-    s->write("GET /later HTTP/1.1\r\n\r\n");
+    auto s = serveAndSend("GET /later HTTP/1.1\r\n\r\n");
     QTRY_VERIFY(m_held != nullptr);
     QVERIFY(m_held->alive());
     QTimer::singleShot(50, [this] { m_held->respond(HttpResponse::text(202, "late")); });
@@ -309,9 +307,7 @@ void TestHttpServer::eventStreams()
     HttpLimits limits;
     limits.idleTimeoutMs = 100; // a stream is not idle: it is never timed out
     limits.sweepIntervalMs = 20;
-    serve(limits);
-    auto s = connectTo(m_port);
-    s->write("GET /events HTTP/1.1\r\n\r\n");
+    auto s = serveAndSend("GET /events HTTP/1.1\r\n\r\n", limits);
     QTRY_VERIFY(m_stream != nullptr);
     QByteArray head = readAnswer(*s, "\r\n\r\n");
     QVERIFY2(head.contains("Transfer-Encoding: chunked") && head.contains("text/event-stream"), head.constData());

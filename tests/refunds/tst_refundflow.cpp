@@ -61,6 +61,16 @@ class TestRefundFlow : public QObject
         m_model.setPending(m_store->refunds(RefundStatus::Pending).value());
         m_payouts.setPending(m_store->refunds(RefundStatus::Refunding).value());
     }
+    // An unmatched deposit routed to the queue, shown and selected in the refunds table: its refund id, or
+    // 0 when it was not routed or cannot be selected.
+    qint64 selectedUnmatched(const std::string &txid, Atomic amount, std::uint32_t confirmations = 6)
+    {
+        const qint64 id = unmatched(txid, amount, confirmations);
+        if (id <= 0)
+            return 0;
+        showQueue();
+        return select(id) ? id : 0;
+    }
     bool select(qint64 id, QTableView *t = nullptr)
     {
         if (!t)
@@ -127,10 +137,8 @@ private slots:
 
     void dismissFromTheQueue()
     {
-        const qint64 id = unmatched("dust-1", 546);
+        const qint64 id = selectedUnmatched("dust-1", 546);
         QVERIFY(id > 0);
-        showQueue();
-        QVERIFY(select(id));
         QSignalSpy done(m_flow, &RefundFlow::succeeded);
         QSignalSpy changed(m_flow, &RefundFlow::queueChanged);
         trigger(QStringLiteral("Dismiss…"));
@@ -158,10 +166,8 @@ private slots:
 
     void approveForManualPayout()
     {
-        const qint64 id = unmatched("btc-late-1", 150000);
+        const qint64 id = selectedUnmatched("btc-late-1", 150000);
         QVERIFY(id > 0);
-        showQueue();
-        QVERIFY(select(id));
         QSignalSpy done(m_flow, &RefundFlow::succeeded);
         trigger(QStringLiteral("Refund to the customer…"));
         RefundActionsDialog *dialog = m_flow->dialog();
@@ -187,10 +193,8 @@ private slots:
     void refusedActionIsReportedAndChangesNothing()
     {
         // The item was dismissed by someone else after the queue was shown: the flow reports the refusal.
-        const qint64 id = unmatched("btc-raced", 90000);
+        const qint64 id = selectedUnmatched("btc-raced", 90000);
         QVERIFY(id > 0);
-        showQueue();
-        QVERIFY(select(id));
         RefundItem raced = m_store->refund(id).value();
         raced.note = QStringLiteral("other desk");
         QVERIFY(m_store->advanceRefund(id, RefundStatus::Dismissed, raced, QStringLiteral("bob"), sdtest::T0));
@@ -209,10 +213,8 @@ private slots:
 
     void secondActionWhileOneRunsIsRefused()
     {
-        const qint64 id = unmatched("btc-double", 70000);
+        const qint64 id = selectedUnmatched("btc-double", 70000);
         QVERIFY(id > 0);
-        showQueue();
-        QVERIFY(select(id));
         trigger(QStringLiteral("Dismiss…"));
         QVERIFY(m_flow->dialog());
         QSignalSpy failed(m_flow, &RefundFlow::failed);
@@ -282,10 +284,8 @@ private slots:
     // are), and the row refreshes when the engine sees the confirmations.
     void refundWaitsForConfirmations()
     {
-        const qint64 id = unmatched("btc-young", 80000, 1);
+        const qint64 id = selectedUnmatched("btc-young", 80000, 1);
         QVERIFY(id > 0);
-        showQueue();
-        QVERIFY(select(id));
         const QModelIndex ready = m_page->table()->currentIndex().siblingAtColumn(RefundTableModel::ReadyColumn);
         QCOMPARE(ready.data().toString(), QStringLiteral("waiting for confirmations (1 of 3)"));
         QAction *refund = nullptr;

@@ -36,6 +36,12 @@ private:
         child<QDateEdit>(d, "fromDate")->setDate(from);
         child<QDateEdit>(d, "toDate")->setDate(to);
     }
+    // The range and the output file, as a merchant fills them in before Export.
+    static void fillIn(ReportExportDialog &d, QDate from, QDate to, const QString &path)
+    {
+        setRange(d, from, to);
+        child<QLineEdit>(d, "outputEdit")->setText(path);
+    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -54,9 +60,8 @@ private Q_SLOTS:
     {
         ReportExportDialog d(f.url, QString());
         d.show();
-        setRange(d, QDate(2026, 11, 1), QDate(2026, 11, 30));
         const QString path = f.dir.filePath(QStringLiteral("dialog.csv"));
-        child<QLineEdit>(d, "outputEdit")->setText(path);
+        fillIn(d, QDate(2026, 11, 1), QDate(2026, 11, 30), path);
         QSignalSpy done(&d, &ReportExportDialog::exportFinished);
         QTest::mouseClick(child<QPushButton>(d, "exportButton"), Qt::LeftButton);
         QVERIFY(d.isExporting());
@@ -99,8 +104,7 @@ private Q_SLOTS:
     void badRangeIsRefusedInPlace()
     {
         ReportExportDialog d(f.url, QString());
-        setRange(d, QDate(2026, 11, 30), QDate(2026, 11, 1));
-        child<QLineEdit>(d, "outputEdit")->setText(f.dir.filePath(QStringLiteral("never.csv")));
+        fillIn(d, QDate(2026, 11, 30), QDate(2026, 11, 1), f.dir.filePath(QStringLiteral("never.csv")));
         d.startExport();
         QVERIFY(!d.isExporting());
         QVERIFY(child<QLabel>(d, "statusLabel")->text().contains(QStringLiteral("before it starts")));
@@ -110,8 +114,7 @@ private Q_SLOTS:
     void unreachableDatabaseIsReported()
     {
         ReportExportDialog d(QStringLiteral("postgres://nobody@127.0.0.1:1/none?connect_timeout=2"), QString());
-        setRange(d, QDate(2026, 11, 1), QDate(2026, 11, 30));
-        child<QLineEdit>(d, "outputEdit")->setText(f.dir.filePath(QStringLiteral("unreachable.csv")));
+        fillIn(d, QDate(2026, 11, 1), QDate(2026, 11, 30), f.dir.filePath(QStringLiteral("unreachable.csv")));
         d.startExport();
         QTRY_VERIFY_WITH_TIMEOUT(!d.isExporting(), 20000);
         QVERIFY2(child<QLabel>(d, "statusLabel")->text().startsWith(QStringLiteral("Export failed")),
@@ -124,9 +127,8 @@ private Q_SLOTS:
         // The export reads several pages, and Cancel comes right after the start.
         ReportExportDialog d(big.url, QString());
         d.show();
-        setRange(d, QDate(2026, 11, 5), QDate(2026, 11, 5));
         const QString path = big.dir.filePath(QStringLiteral("cancelled.csv"));
-        child<QLineEdit>(d, "outputEdit")->setText(path);
+        fillIn(d, QDate(2026, 11, 5), QDate(2026, 11, 5), path);
         QSignalSpy done(&d, &ReportExportDialog::exportFinished);
         d.startExport();
         QVERIFY(d.isExporting());
@@ -157,8 +159,7 @@ private Q_SLOTS:
         const QString path = big.dir.filePath(QStringLiteral("destroyed.csv"));
         {
             ReportExportDialog d(big.url, QString());
-            setRange(d, QDate(2026, 11, 5), QDate(2026, 11, 5));
-            child<QLineEdit>(d, "outputEdit")->setText(path);
+            fillIn(d, QDate(2026, 11, 5), QDate(2026, 11, 5), path);
             d.startExport();
         } // the destructor cancels and joins the worker
         QVERIFY(!QFile::exists(path));

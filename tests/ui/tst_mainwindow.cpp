@@ -349,24 +349,24 @@ private Q_SLOTS:
         QCOMPARE(h->text(), QStringLiteral("XMR: ok · height 3,141,592 · polled 12 s ago"));
         clock.advance(60s); // the ticker refreshes the age
         QCOMPARE(h->text(), QStringLiteral("XMR: ok · height 3,141,592 · polled 1 min ago"));
-        s.health = BackendHealth::Down;
-        s.lastError = QStringLiteral("connection refused");
-        w.handleBackendStatus(s);
+        // The same backend reports again, in another health and with what it said.
+        const auto report = [&](BackendHealth health, const QString &said) {
+            s.health = health;
+            s.lastError = said;
+            w.handleBackendStatus(s);
+        };
+        report(BackendHealth::Down, QStringLiteral("connection refused"));
         QCOMPARE(w.healthIndicators().size(), 1); // same backend, same entry
         QCOMPARE(h->health(), BackendHealth::Down);
         QVERIFY(h->toolTip().contains(QStringLiteral("Last error: connection refused")));
         // Another engine on the database polls this wallet: standby, nothing wrong, no "last error".
-        s.health = BackendHealth::Standby;
-        s.lastError = QStringLiteral("another engine is polling this wallet");
-        w.handleBackendStatus(s);
+        report(BackendHealth::Standby, QStringLiteral("another engine is polling this wallet"));
         QCOMPARE(h->health(), BackendHealth::Standby);
         QVERIFY2(h->text().startsWith(QStringLiteral("XMR: standby · height 3,141,592")), qPrintable(h->text()));
         QVERIFY(h->toolTip().contains(QStringLiteral("Another engine on this database polls this wallet")));
         QVERIFY(!h->toolTip().contains(QStringLiteral("Last error")));
         // The wallet rescans: syncing, with what it said.
-        s.health = BackendHealth::Syncing;
-        s.lastError = QStringLiteral("the wallet answers for height 120, below the 3141592 already recorded");
-        w.handleBackendStatus(s);
+        report(BackendHealth::Syncing, QStringLiteral("the wallet answers for height 120, below the 3141592 already recorded"));
         QCOMPARE(h->health(), BackendHealth::Syncing);
         QVERIFY2(h->text().startsWith(QStringLiteral("XMR: syncing · height 3,141,592")), qPrintable(h->text()));
         QVERIFY(h->toolTip().contains(QStringLiteral("no invoice expires")));

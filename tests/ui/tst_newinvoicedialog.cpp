@@ -40,6 +40,15 @@ Config configWith(std::initializer_list<const char *> enabled, const QString &us
 }
 
 QString labelText(const QDialog &d, const char *name) { return d.findChild<QLabel *>(QString::fromLatin1(name))->text(); }
+
+// Asks for `amount` of `asset` as the merchant does, the request numbered `requestId`.
+void submitCrypto(NewInvoiceDialog &d, quint64 requestId, const QString &asset, const QString &amount)
+{
+    d.setRequestIdSource([requestId] { return requestId; });
+    d.setAsset(asset);
+    d.setCrypto(amount);
+    d.submit();
+}
 QString editText(const QDialog &d, const char *name) { return d.findChild<QLineEdit *>(QString::fromLatin1(name))->text(); }
 } // namespace
 
@@ -195,10 +204,7 @@ private Q_SLOTS:
     void failureReturnsToTheFormWithTheReason()
     {
         NewInvoiceDialog d(configWith({"XMR"}), nullptr);
-        d.setRequestIdSource([] { return quint64(5); });
-        d.setAsset(QStringLiteral("XMR"));
-        d.setCrypto(QStringLiteral("0.05"));
-        d.submit();
+        submitCrypto(d, 5, QStringLiteral("XMR"), QStringLiteral("0.05"));
         QVERIFY(d.pendingRequest());
         d.showFailed(5, QStringLiteral("XMR wallet: connection refused"));
         QVERIFY(!d.pendingRequest());
@@ -210,10 +216,7 @@ private Q_SLOTS:
     void tokenWithoutContractShowsTheAddressOnly()
     {
         NewInvoiceDialog d(configWith({"USDT"}), nullptr);
-        d.setRequestIdSource([] { return quint64(1); });
-        d.setAsset(QStringLiteral("USDT"));
-        d.setCrypto(QStringLiteral("49.99"));
-        d.submit();
+        submitCrypto(d, 1, QStringLiteral("USDT"), QStringLiteral("49.99"));
         InvoiceRecord r = makeInvoice(3, QStringLiteral("USDT"), 49'990'000, t0());
         r.address = QStringLiteral("0x2222222222222222222222222222222222222222");
         d.showCreated(1, r);
@@ -223,10 +226,7 @@ private Q_SLOTS:
         QCOMPARE(labelText(d, "amount"), QStringLiteral("49.99 USDT"));
 
         NewInvoiceDialog withContract(configWith({"USDT"}, QStringLiteral("0xdAC17F958D2ee523a2206206994597C13D831ec7")), nullptr);
-        withContract.setRequestIdSource([] { return quint64(2); });
-        withContract.setAsset(QStringLiteral("USDT"));
-        withContract.setCrypto(QStringLiteral("49.99"));
-        withContract.submit();
+        submitCrypto(withContract, 2, QStringLiteral("USDT"), QStringLiteral("49.99"));
         withContract.showCreated(2, r);
         QVERIFY(withContract.paymentUri().startsWith(
             QStringLiteral("ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7/transfer?address=0x2222")));

@@ -83,6 +83,12 @@ class TestSetupWizardPool : public QObject
         w.lineEdit(QStringLiteral("usdtTokenContract"))->setText(Token);
         w.lineEdit(QStringLiteral("usdtPoolFile"))->setText(poolFile);
     }
+    // No settings file was written and no address reached the pool (call it last: it returns on failure).
+    void verifyNothingSaved()
+    {
+        QVERIFY(!QFileInfo::exists(m_ini));
+        QCOMPARE(pool(), QStringList());
+    }
     QStringList pool()
     {
         auto store = m_db->open(QStringLiteral("pool-check"));
@@ -172,8 +178,7 @@ private Q_SLOTS:
                  qPrintable(status));
         QVERIFY2(status.contains(QStringLiteral("Line 3: the zero address cannot receive payments.")), qPrintable(status));
         QVERIFY2(errors.contains(QStringLiteral("Nothing is imported from a list with a bad line")), qPrintable(errors));
-        QVERIFY(!QFileInfo::exists(m_ini));
-        QCOMPARE(pool(), QStringList());
+        verifyNothingSaved();
     }
 
     // The import fails at Finish (the database refuses): the merchant reads why, no settings are saved.
@@ -186,8 +191,7 @@ private Q_SLOTS:
         QVERIFY2(errors.startsWith(QStringLiteral("The receive addresses could not be imported into the database: ")),
                  qPrintable(errors));
         QVERIFY2(errors.endsWith(QStringLiteral("The settings were not saved.")), qPrintable(errors));
-        QVERIFY(!QFileInfo::exists(m_ini));
-        QCOMPARE(pool(), QStringList());
+        verifyNothingSaved();
     }
 
     void cancelImportsNothing()
@@ -197,8 +201,7 @@ private Q_SLOTS:
         const auto saved = runAssistant(list, false, &status, &errors);
         QCOMPARE(status, QStringLiteral("Addresses found: 1. Finish adds them to the pool; addresses already there are skipped."));
         QVERIFY(!saved.has_value());
-        QVERIFY(!QFileInfo::exists(m_ini));
-        QCOMPARE(pool(), QStringList());
+        verifyNothingSaved();
     }
 };
 
