@@ -141,7 +141,9 @@ std::optional<QSqlDatabase> rawConnection(const QString &url, const QString &pas
     }
     QSqlQuery q(db);
     const QStringList setup = u->kind == StoreUrl::Sqlite
-        ? QStringList{QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("PRAGMA synchronous = FULL")}
+        // As SqlStore opens a connection (configureSqlite): the floor gets the same page cache.
+        ? QStringList{QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("PRAGMA synchronous = FULL"),
+                      QStringLiteral("PRAGMA cache_size = -32768"), QStringLiteral("PRAGMA temp_store = MEMORY")}
         : QStringList{QStringLiteral("SET client_min_messages = warning"), QStringLiteral("SET search_path = %1").arg(u->schema)};
     for (const QString &sql : setup)
         if (!q.exec(sql)) {

@@ -186,7 +186,12 @@ StoreResult<void> configureSqlite(SqlSession &s)
     }
     if (mode->isEmpty() || mode->first().value(0).toString().toLower() != u"wal")
         return std::unexpected(StoreError{StoreError::Internal, QStringLiteral("cannot switch the database to WAL mode")});
-    for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON"})
+    // cache_size: SQLite's default page cache is 2 MB per connection; at 10,000 invoices and 100,000 deposits
+    // the pages a poll's batch touches (the invoices, their indexes, the deposit key indexes) no longer fit, and
+    // every miss is a read from the file (docs/performance.md, issue 23). 32 MiB is an upper bound per
+    // connection, allocated only as pages are read. temp_store: sorts and UNION/ORDER BY b-trees in memory.
+    for (const char *pragma : {"PRAGMA synchronous = FULL", "PRAGMA foreign_keys = ON", "PRAGMA cache_size = -32768",
+                               "PRAGMA temp_store = MEMORY"})
         if (auto done = s.direct(QLatin1String(pragma)); !done)
             return std::unexpected(done.error());
     return {};
