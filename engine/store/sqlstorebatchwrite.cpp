@@ -157,13 +157,18 @@ void SqlStore::RecordBatch::planInvoices(FlushPlan &plan)
         Binds binds{{placeholder(i, "rows"), invoices.value()}, {placeholder(i, "now"), now}};
         const QString narrow =
             idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, placeholder(i, "ids"), binds);
+        // SQLite: the change_seq the invoices_change_update trigger would write (the counter's next value),
+        // set here, so the trigger's condition is false and each row is written once, not twice.
+        const QString seq = d == Dialect::Sqlite
+                                ? QStringLiteral(", change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)")
+                                : QString();
         plan.add(
             Write{QStringLiteral(
                       "UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, "
                       "settled_at ="
-                      " x.settled_at, closed_at = x.closed_at, updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
+                      " x.settled_at, closed_at = x.closed_at, updated_at = CAST(%2 AS BIGINT)%4 FROM (%1) AS x"
                       " WHERE invoices.id = x.id AND %3")
-                      .arg(invoices.source(d, placeholder(i, "rows")), placeholder(i, "now"), narrow),
+                      .arg(invoices.source(d, placeholder(i, "rows")), placeholder(i, "now"), narrow, seq),
                   binds});
         m_dirtyOrder.clear();
     }
