@@ -20,9 +20,9 @@ class TstSqliteWriterLock : public QObject
 
 private:
     // Creates one invoice through a store of its own (a connection of this thread), as an engine would.
-    static std::thread writer(const TestDatabase &db, const QString &name, qint64 *id)
+    static std::jthread writer(const TestDatabase &db, const QString &name, qint64 *id)
     {
-        return std::thread([&db, name, id] {
+        return std::jthread([&db, name, id] {
             auto store = db.open(name);
             if (!store)
                 return;
@@ -47,7 +47,7 @@ private Q_SLOTS:
         const auto lock = SqliteWriterLock::forFile(QFileInfo(db.name()).canonicalFilePath());
         QVERIFY(lock->acquire(1s));
         qint64 id = 0;
-        std::thread t = writer(db, QStringLiteral("second"), &id);
+        std::jthread t = writer(db, QStringLiteral("second"), &id);
         // The second connection's write waits here, in this process's queue: not at SQLite's lock.
         QTRY_COMPARE(lock->waiting(), 1);
         QCOMPARE(id, 0);
@@ -66,11 +66,11 @@ private Q_SLOTS:
         const auto lock = SqliteWriterLock::forFile(QFileInfo(db.name()).canonicalFilePath());
         QVERIFY(lock->acquire(1s));
         qint64 a = 0, b = 0, c = 0;
-        std::thread ta = writer(db, QStringLiteral("a"), &a);
+        std::jthread ta = writer(db, QStringLiteral("a"), &a);
         QTRY_COMPARE(lock->waiting(), 1);
-        std::thread tb = writer(db, QStringLiteral("b"), &b);
+        std::jthread tb = writer(db, QStringLiteral("b"), &b);
         QTRY_COMPARE(lock->waiting(), 2);
-        std::thread tc = writer(db, QStringLiteral("c"), &c);
+        std::jthread tc = writer(db, QStringLiteral("c"), &c);
         QTRY_COMPARE(lock->waiting(), 3);
         lock->release();
         ta.join();
