@@ -1,5 +1,6 @@
 #include "sqlsession.h"
 
+#include <QFileInfo>
 #include <QRandomGenerator>
 #include <QThread>
 
@@ -43,10 +44,23 @@ SqlSession::SqlSession(QSqlDatabase db, Dialect dialect)
     : m_db(std::move(db))
     , m_dialect(dialect)
 {
+    // One lock per file, whatever path spelled it (the file exists: the connection is open).
+    const QString path = m_dialect == Dialect::Sqlite ? QFileInfo(m_db.databaseName()).canonicalFilePath() : QString();
+    if (!path.isEmpty() && m_db.databaseName() != QLatin1String(":memory:"))
+        m_writerLock = SqliteWriterLock::forFile(path);
+}
+
+StoreError SqlSession::writerLockTimedOut()
+{
+    m_retryable = true;
+    return StoreError{StoreError::Internal,
+                      QStringLiteral("database is locked: another connection of this process held the write lock for %1 s")
+                          .arg(WriterLockTimeout.count() / 1000)};
 }
 
 void SqlSession::close()
 {
+    m_writerLock.reset();
     m_statements.clear();
     m_db.close();
     m_db = QSqlDatabase();

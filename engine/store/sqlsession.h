@@ -3,6 +3,7 @@
 // SQLITE_BUSY. Everything the store runs goes through here.
 #pragma once
 
+#include "sqlsessionlock.h"
 #include "store.h"
 
 #include <QHash>
@@ -69,9 +70,10 @@ public:
     StoreError failed(const QSqlError &error, const QString &what);
     bool lastFailureRetryable() const { return m_retryable; }
 
-    // Runs `body` (returning a StoreResult) in a write transaction: BEGIN IMMEDIATE on SQLite, READ
-    // COMMITTED plus row locks on PostgreSQL. Rolls back on failure; retries serialization failures,
-    // deadlocks and a busy SQLite with bounded exponential backoff. `body` must be safe to run again.
+    // Runs `body` (returning a StoreResult) in a write transaction: BEGIN IMMEDIATE on SQLite (after this
+    // process's writer lock of the file: see SqliteWriterLock), READ COMMITTED plus row locks on
+    // PostgreSQL. Rolls back on failure; retries serialization failures, deadlocks and a busy SQLite with
+    // bounded exponential backoff. `body` must be safe to run again.
     template<typename F>
     auto write(F &&body) -> std::invoke_result_t<F>;
     // The same for reads that must see one snapshot (no retries needed, nothing is written).
@@ -96,11 +98,16 @@ private:
     StoreResult<QSqlQuery *> run(const QString &sql, const Binds &binds);
     void backoff(int attempt, const QString &why);
     StoreResult<void> bumpChangeCounter();
+    // The writer lock was held by another connection of this process for WriterLockTimeout: retryable,
+    // as SQLITE_BUSY after the busy timeout is.
+    StoreError writerLockTimedOut();
+    static constexpr std::chrono::milliseconds WriterLockTimeout{10'000}; // as QSQLITE_BUSY_TIMEOUT
     template<typename F>
     auto inTransaction(Mode mode, int attempts, F &&body) -> std::invoke_result_t<F>;
 
     QSqlDatabase m_db;
     Dialect m_dialect;
+    std::shared_ptr<SqliteWriterLock> m_writerLock; // SQLite files only (not :memory:)
     QHash<QString, QSqlQuery> m_statements;
     bool m_retryable = false;
     bool m_changeMarked = false;
@@ -138,6 +145,10 @@ auto SqlSession::inTransaction(Mode mode, int attempts, F &&body) -> std::invoke
         m_changeMarked = false;
         m_changeCounted = false;
         R result = [&]() -> R {
+            // Released after the transaction ends (declared first, destroyed last), before any backoff.
+            SqliteWriterGuard writer;
+            if (mode == Mode::Write && m_writerLock && !writer.acquire(m_writerLock.get(), WriterLockTimeout))
+                return std::unexpected(writerLockTimedOut());
             Transaction tx(*this, mode);
             ++m_depth;
             struct Depth { int &d; ~Depth() { --d; } } depth{m_depth};
