@@ -185,9 +185,7 @@ RpcResult<WalletSnapshot> BitcoinBackend::buildSnapshot(const BitcoinSinceBlock 
                                                         quint64 fromHeight, quint64 tipHeight, const QString &tipHash,
                                                         const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     WalletSnapshot snapshot;
     snapshot.fromHeight = fromHeight;
     snapshot.chainHeight = tipHeight;

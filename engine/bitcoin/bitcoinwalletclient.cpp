@@ -52,9 +52,7 @@ std::expected<Atomic, QString> BitcoinWalletClient::btcToSatoshis(const JsonValu
 RpcResult<QList<BitcoinReceive>> BitcoinWalletClient::parseReceives(const JsonValue &list, const QString &path,
                                                                     const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     if (!list.isArray())
         return protocol(QStringLiteral("%1: expected an array, got %2").arg(path, list.describe()));
     QList<BitcoinReceive> out;
