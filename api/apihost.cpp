@@ -6,12 +6,10 @@ namespace sd::api {
 
 ApiHost::ApiHost(const Config &config, Clock *clock, QObject *parent) : QObject(parent)
 {
-    m_thread.setObjectName(QStringLiteral("settledesk-api"));
     m_server = new ApiServer(config, clock);
     if (config.databaseUrl.startsWith(QLatin1String("postgres")))
         m_server->setDatabasePassword(readSecret(config.databasePasswordEnv, QStringLiteral("database")));
-    m_server->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_server, &QObject::deleteLater);
+    m_thread.adopt(m_server);
 }
 
 ApiHost::~ApiHost() { stop(); }
@@ -52,18 +50,10 @@ void ApiHost::begin(Engine *engine)
     connect(engine, &Engine::rateFetchFailed, m_server, &ApiServer::onRateFetchFailed, Qt::QueuedConnection);
     connect(engine, &Engine::invoicesChanged, m_server, &ApiServer::onInvoicesChanged, Qt::QueuedConnection);
     m_thread.start();
-    m_started = true;
+    m_thread.markStarted();
     QMetaObject::invokeMethod(m_server, &ApiServer::start, Qt::QueuedConnection);
 }
 
-void ApiHost::stop()
-{
-    if (!m_started)
-        return;
-    m_started = false;
-    QMetaObject::invokeMethod(m_server, &ApiServer::stop, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
-}
+void ApiHost::stop() { m_thread.stop(m_server, &ApiServer::stop); }
 
 } // namespace sd::api

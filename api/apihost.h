@@ -3,9 +3,9 @@
 #pragma once
 
 #include "apiserver.h"
+#include "workerthread.h"
 
 #include <QObject>
-#include <QThread>
 
 namespace sd::api {
 
@@ -25,9 +25,8 @@ public:
     void stop();
 
 private:
-    QThread m_thread;
+    WorkerThread m_thread{QStringLiteral("settledesk-api")};
     ApiServer *m_server = nullptr;
-    bool m_started = false;
 };
 
 } // namespace sd::api

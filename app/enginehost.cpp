@@ -6,11 +6,9 @@ namespace sd {
 
 EngineHost::EngineHost(const Config &config, QObject *parent) : QObject(parent)
 {
-    m_thread.setObjectName(QStringLiteral("settledesk-engine"));
     m_engine = new Engine(config);
     m_engine->setBackendFactory(makeBackendFactory());
-    m_engine->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_engine, &QObject::deleteLater);
+    m_thread.adopt(m_engine);
 }
 
 EngineHost::~EngineHost() { stop(); }
@@ -30,18 +28,10 @@ bool EngineHost::start(QString *error)
     loop.exec();
     disconnect(a);
     disconnect(b);
-    m_started = true;
+    m_thread.markStarted();
     return ok;
 }
 
-void EngineHost::stop()
-{
-    if (!m_started)
-        return;
-    m_started = false;
-    QMetaObject::invokeMethod(m_engine, &Engine::stop, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
-}
+void EngineHost::stop() { m_thread.stop(m_engine, &Engine::stop); }
 
 } // namespace sd

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "engine.h"
+#include "workerthread.h"
 
 #include <QObject>
-#include <QThread>
 
 namespace sd {
 
@@ -23,9 +23,8 @@ public:
     void stop();
 
 private:
-    QThread m_thread;
+    WorkerThread m_thread{QStringLiteral("settledesk-engine")};
     Engine *m_engine = nullptr;
-    bool m_started = false;
 };
 
 // Creates the wallet backend for an asset's configuration (inside the engine thread).

@@ -3,6 +3,7 @@
 #include "displaytext.h"
 #include "paymenturi.h"
 #include "qrcodewidget.h"
+#include "scaledlabel.h"
 
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -17,18 +18,6 @@ namespace sd::ui {
 namespace {
 
 qint64 msOf(TimePoint t) { return t.time_since_epoch().count(); }
-
-QLabel *label(QWidget *parent, qreal scale, bool bold = false, const QString &name = QString())
-{
-    auto *l = new QLabel(parent);
-    QFont f = l->font();
-    f.setPointSizeF(f.pointSizeF() * scale);
-    f.setBold(bold);
-    l->setFont(f);
-    l->setWordWrap(true);
-    l->setObjectName(name);
-    return l;
-}
 
 bool isOpen(InvoiceState s) { return s == InvoiceState::AwaitingPayment || s == InvoiceState::PartiallyPaid; }
 
@@ -69,9 +58,9 @@ QWidget *CustomerDisplay::centredPage(QLabel *&title, const QString &titleName, 
     auto *page = new QWidget(m_stack);
     auto *l = new QVBoxLayout(page);
     l->addStretch(1);
-    title = label(page, 3.0, true, titleName);
+    title = scaledLabel(page, 3.0, true, titleName);
     title->setAlignment(Qt::AlignCenter);
-    text = label(page, 1.6, false, textName);
+    text = scaledLabel(page, 1.6, false, textName);
     text->setAlignment(Qt::AlignCenter);
     l->addWidget(title);
     l->addWidget(text);
@@ -89,25 +78,25 @@ QWidget *CustomerDisplay::buildInvoicePage()
     cols->addWidget(m_qr, 1);
     auto *info = new QVBoxLayout;
     info->addStretch(1);
-    m_title = label(inv, 1.6, true, QStringLiteral("displayTitle"));
+    m_title = scaledLabel(inv, 1.6, true, QStringLiteral("displayTitle"));
     info->addWidget(m_title);
-    m_amount = label(inv, 3.2, true, QStringLiteral("displayAmount"));
+    m_amount = scaledLabel(inv, 3.2, true, QStringLiteral("displayAmount"));
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(m_amount->font().pointSizeF());
     mono.setBold(true);
     m_amount->setFont(mono);
     info->addWidget(m_amount);
-    m_price = label(inv, 1.4, false, QStringLiteral("displayPrice"));
+    m_price = scaledLabel(inv, 1.4, false, QStringLiteral("displayPrice"));
     info->addWidget(m_price);
-    m_partial = label(inv, 1.4, false, QStringLiteral("displayPartial"));
+    m_partial = scaledLabel(inv, 1.4, false, QStringLiteral("displayPartial"));
     info->addWidget(m_partial);
     info->addSpacing(16);
-    m_countdown = label(inv, 2.2, true, QStringLiteral("displayCountdown"));
+    m_countdown = scaledLabel(inv, 2.2, true, QStringLiteral("displayCountdown"));
     info->addWidget(m_countdown);
-    m_status = label(inv, 1.4, false, QStringLiteral("displayStatus"));
+    m_status = scaledLabel(inv, 1.4, false, QStringLiteral("displayStatus"));
     info->addWidget(m_status);
     info->addSpacing(16);
-    m_address = label(inv, 1.0, false, QStringLiteral("displayAddress"));
+    m_address = scaledLabel(inv, 1.0, false, QStringLiteral("displayAddress"));
     QFont small = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     small.setPointSizeF(m_address->font().pointSizeF() * 1.1);
     m_address->setFont(small);

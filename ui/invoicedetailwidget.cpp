@@ -4,6 +4,7 @@
 #include "displaytext.h"
 #include "paymenturi.h"
 #include "readonlyfield.h"
+#include "scaledlabel.h"
 #include "statebadgedelegate.h"
 
 #include <QAction>
@@ -118,24 +119,13 @@ InvoiceDetailWidget::InvoiceDetailWidget(Clock *clock, QWidget *parent)
 // The title, the state badge and the countdown.
 void InvoiceDetailWidget::buildHeader(QWidget *page, QVBoxLayout *layout)
 {
-    m_title = new QLabel(page);
-    m_title->setObjectName(QStringLiteral("detailTitle"));
-    QFont big = m_title->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
-    big.setBold(true);
-    m_title->setFont(big);
+    m_title = scaledLabel(page, 1.3, true, QStringLiteral("detailTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_title->setWordWrap(true);
     layout->addWidget(m_title);
     auto *status = new QHBoxLayout;
     m_badge = new StateBadge(page);
     status->addWidget(m_badge);
-    m_countdown = new QLabel(page);
-    m_countdown->setObjectName(QStringLiteral("detailCountdown"));
-    QFont cd = m_countdown->font();
-    cd.setPointSizeF(cd.pointSizeF() * 1.15);
-    m_countdown->setFont(cd);
-    m_countdown->setWordWrap(true);
+    m_countdown = scaledLabel(page, 1.15, false, QStringLiteral("detailCountdown"));
     status->addWidget(m_countdown, 1);
     layout->addLayout(status);
 }

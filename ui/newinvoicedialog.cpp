@@ -8,6 +8,7 @@
 #include "paymenturi.h"
 #include "readonlyfield.h"
 #include "qrcodewidget.h"
+#include "scaledlabel.h"
 
 #include <QApplication>
 #include <QButtonGroup>
@@ -311,12 +312,7 @@ QVBoxLayout *NewInvoiceDialog::buildResultFacts(QWidget *result)
     auto *copyAddress = copyButton(tr("Copy address"), result);
     info->addWidget(copyAddress, 0, Qt::AlignLeft);
     info->addSpacing(8);
-    m_countdown = new QLabel(result);
-    m_countdown->setObjectName(QStringLiteral("countdown"));
-    QFont countdownFont = m_countdown->font();
-    countdownFont.setPointSizeF(countdownFont.pointSizeF() * 1.3);
-    m_countdown->setFont(countdownFont);
-    m_countdown->setWordWrap(true);
+    m_countdown = scaledLabel(result, 1.3, false, QStringLiteral("countdown"));
     info->addWidget(m_countdown);
     info->addSpacing(8);
     info->addWidget(new QLabel(tr("Payment link"), result));

@@ -80,35 +80,29 @@ void BitcoinBackend::addChainFacts(quint64 requestId, WalletSnapshot snapshot)
 
 void BitcoinBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
 {
-    checkNext(requestId, deposits, {});
+    checkEach(requestId, deposits, {}, [this, requestId](const VanishedDeposit &d, EvidenceNext next) { checkOne(requestId, d, next); });
 }
 
-void BitcoinBackend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done)
+void BitcoinBackend::checkOne(quint64 requestId, const VanishedDeposit &d, const EvidenceNext &next)
 {
-    if (left.isEmpty())
-        return Q_EMIT vanishedChecked(requestId, done);
-    const VanishedDeposit d = left.takeFirst();
     if (d.height && !d.blockHash.isEmpty()) {
         // Mined: has the chain at its height changed? A node whose chain does not reach it proves nothing.
-        m_client->getBlockCount([this, requestId, left, done, d](RpcResult<quint64> tip) mutable {
+        m_client->getBlockCount([this, requestId, next, d](RpcResult<quint64> tip) {
             if (!tip)
                 return failed(requestId, tip.error());
-            if (*tip < *d.height) {
-                done.append(ChainEvidence{ChainEvidence::Tx::NotAsked, ChainEvidence::Block::Beyond, {}});
-                return checkNext(requestId, left, done);
-            }
-            m_client->getBlockHash(*d.height, [this, requestId, left, done, d](RpcResult<QString> hash) mutable {
+            if (*tip < *d.height)
+                return next(ChainEvidence{ChainEvidence::Tx::NotAsked, ChainEvidence::Block::Beyond, {}});
+            m_client->getBlockHash(*d.height, [this, requestId, next, d](RpcResult<QString> hash) {
                 if (!hash)
                     return failed(requestId, hash.error());
-                done.append(ChainEvidence{ChainEvidence::Tx::NotAsked,
-                                          *hash == d.blockHash.toLower() ? ChainEvidence::Block::Same : ChainEvidence::Block::Changed, {}});
-                checkNext(requestId, left, done);
+                next(ChainEvidence{ChainEvidence::Tx::NotAsked,
+                                   *hash == d.blockHash.toLower() ? ChainEvidence::Block::Same : ChainEvidence::Block::Changed, {}});
             });
         });
         return;
     }
     m_client->getTransaction(QString::fromStdString(d.key.txid), m_options.dialect == Dialect::Bcoin,
-                             [this, requestId, left, done](RpcResult<BitcoinTxStatus> status) mutable {
+                             [this, requestId, next](RpcResult<BitcoinTxStatus> status) {
                                  if (!status)
                                      return failed(requestId, status.error());
                                  ChainEvidence e;
@@ -118,8 +112,7 @@ void BitcoinBackend::checkNext(quint64 requestId, QList<VanishedDeposit> left, Q
                                  case BitcoinTxStatus::InPool: e.tx = ChainEvidence::Tx::InPool; break;
                                  case BitcoinTxStatus::InChain: e.tx = ChainEvidence::Tx::InChain; e.txHeight = status->height; break;
                                  }
-                                 done.append(e);
-                                 checkNext(requestId, left, done);
+                                 next(e);
                              });
 }
 
@@ -185,9 +178,7 @@ RpcResult<WalletSnapshot> BitcoinBackend::buildSnapshot(const BitcoinSinceBlock 
                                                         quint64 fromHeight, quint64 tipHeight, const QString &tipHash,
                                                         const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     WalletSnapshot snapshot;
     snapshot.fromHeight = fromHeight;
     snapshot.chainHeight = tipHeight;

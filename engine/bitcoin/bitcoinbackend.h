@@ -76,7 +76,7 @@ private:
     void fetchSnapshot(quint64 requestId, quint64 fromHeight, bool boundFirstPoll, std::function<void(const WalletSnapshot &)> done);
     // The tip's time and the node's sync state, added to a snapshot for a poll.
     void addChainFacts(quint64 requestId, WalletSnapshot snapshot);
-    void checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done);
+    void checkOne(quint64 requestId, const VanishedDeposit &d, const EvidenceNext &next);
 
     AssetConfig m_config;
     Options m_options;

@@ -52,9 +52,7 @@ std::expected<Atomic, QString> BitcoinWalletClient::btcToSatoshis(const JsonValu
 RpcResult<QList<BitcoinReceive>> BitcoinWalletClient::parseReceives(const JsonValue &list, const QString &path,
                                                                     const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     if (!list.isArray())
         return protocol(QStringLiteral("%1: expected an array, got %2").arg(path, list.describe()));
     QList<BitcoinReceive> out;
@@ -202,117 +200,103 @@ void failLater(QObject *context, const QString &message, std::function<void(RpcR
 
 } // namespace
 
-void BitcoinWalletClient::callWallet(const QString &method, const JsonValue &params,
-                                     std::function<void(RpcResult<JsonValue>)> done)
+void BitcoinWalletClient::callOn(JsonRpcClient *client, const QString &method, const JsonValue &params,
+                                 std::function<void(RpcResult<JsonValue>)> done)
 {
-    JsonRpcClient *client = wallet();
     if (!client)
         return failLater(this, m_credentialError, std::move(done));
     client->call(method, params, std::move(done));
+}
+
+template<typename T, typename Parse>
+void BitcoinWalletClient::callTyped(JsonRpcClient *client, const QString &method, const JsonValue &params, Parse parse,
+                                    std::function<void(RpcResult<T>)> done)
+{
+    if (!client)
+        return failLater(this, m_credentialError, std::move(done));
+    client->call(method, params, [this, method, parse, done = std::move(done)](RpcResult<JsonValue> result) {
+        if (!result)
+            return done(std::unexpected(result.error()));
+        done(parse(*result, who(method)));
+    });
+}
+
+void BitcoinWalletClient::callWallet(const QString &method, const JsonValue &params,
+                                     std::function<void(RpcResult<JsonValue>)> done)
+{
+    callOn(wallet(), method, params, std::move(done));
 }
 
 void BitcoinWalletClient::callNode(const QString &method, const JsonValue &params,
                                    std::function<void(RpcResult<JsonValue>)> done)
 {
-    JsonRpcClient *client = node();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(method, params, std::move(done));
+    callOn(node(), method, params, std::move(done));
 }
 
 void BitcoinWalletClient::getNewAddress(const QString &label, std::function<void(RpcResult<QString>)> done)
 {
-    JsonRpcClient *client = wallet();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("getnewaddress"), params({JsonValue::string(label)}),
-                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
-                     if (!result)
-                         return done(std::unexpected(result.error()));
-                     if (result->type() != JsonValue::Type::String || result->toString().isEmpty())
-                         return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                              QStringLiteral("%1: expected an address, got %2")
-                                                                  .arg(who(QStringLiteral("getnewaddress")), result->describe())}));
-                     done(result->toString());
-                 });
+    callTyped<QString>(wallet(), QStringLiteral("getnewaddress"), params({JsonValue::string(label)}),
+                       [](const JsonValue &result, const QString &who) -> RpcResult<QString> {
+                           if (result.type() != JsonValue::Type::String || result.toString().isEmpty())
+                               return std::unexpected(RpcError::protocol(who, QStringLiteral("expected an address, got %1").arg(result.describe())));
+                           return result.toString();
+                       },
+                       std::move(done));
 }
 
 void BitcoinWalletClient::getBlockCount(std::function<void(RpcResult<quint64>)> done)
 {
-    JsonRpcClient *client = node();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("getblockcount"), params({}), [this, done = std::move(done)](RpcResult<JsonValue> result) {
-        if (!result)
-            return done(std::unexpected(result.error()));
-        const auto n = jsonToUInt64(*result);
-        if (!n)
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                 QStringLiteral("%1: %2").arg(who(QStringLiteral("getblockcount")), n.error())}));
-        done(*n);
-    });
+    callTyped<quint64>(node(), QStringLiteral("getblockcount"), params({}),
+                       [](const JsonValue &result, const QString &who) -> RpcResult<quint64> {
+                           const auto n = jsonToUInt64(result);
+                           if (!n)
+                               return std::unexpected(RpcError::protocol(who, n.error()));
+                           return *n;
+                       },
+                       std::move(done));
 }
 
 void BitcoinWalletClient::getBlockHash(quint64 height, std::function<void(RpcResult<QString>)> done)
 {
-    JsonRpcClient *client = node();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("getblockhash"), params({JsonValue::number(std::uint64_t(height))}),
-                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
-                     if (!result)
-                         return done(std::unexpected(result.error()));
-                     static const QRegularExpression hex64(QStringLiteral("^[0-9a-f]{64}$"));
-                     if (!hex64.match(result->toString()).hasMatch())
-                         return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                              QStringLiteral("%1: expected a block hash, got %2")
-                                                                  .arg(who(QStringLiteral("getblockhash")), result->describe())}));
-                     done(result->toString());
-                 });
+    callTyped<QString>(node(), QStringLiteral("getblockhash"), params({JsonValue::number(std::uint64_t(height))}),
+                       [](const JsonValue &result, const QString &who) -> RpcResult<QString> {
+                           static const QRegularExpression hex64(QStringLiteral("^[0-9a-f]{64}$"));
+                           if (!hex64.match(result.toString()).hasMatch())
+                               return std::unexpected(RpcError::protocol(who, QStringLiteral("expected a block hash, got %1").arg(result.describe())));
+                           return result.toString();
+                       },
+                       std::move(done));
 }
 
 void BitcoinWalletClient::getBlockTime(const QString &blockHash, std::function<void(RpcResult<quint64>)> done)
 {
-    JsonRpcClient *client = node();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("getblockheader"), params({JsonValue::string(blockHash)}),
-                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
-                     if (!result)
-                         return done(std::unexpected(result.error()));
-                     JsonReader r(*result, QStringLiteral("result"));
-                     const quint64 time = r.uint64(u"time");
-                     if (!r.ok())
-                         return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                              QStringLiteral("%1: %2").arg(who(QStringLiteral("getblockheader")), r.error())}));
-                     done(time);
-                 });
+    callTyped<quint64>(node(), QStringLiteral("getblockheader"), params({JsonValue::string(blockHash)}),
+                       [](const JsonValue &result, const QString &who) -> RpcResult<quint64> {
+                           JsonReader r(result, QStringLiteral("result"));
+                           const quint64 time = r.uint64(u"time");
+                           if (!r.ok())
+                               return std::unexpected(RpcError::protocol(who, r.error()));
+                           return time;
+                       },
+                       std::move(done));
 }
 
 void BitcoinWalletClient::initialBlockDownload(std::function<void(RpcResult<bool>)> done)
 {
-    JsonRpcClient *client = node();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("getblockchaininfo"), params({}), [this, done = std::move(done)](RpcResult<JsonValue> result) {
-        if (!result)
-            return done(std::unexpected(result.error()));
-        JsonReader r(*result, QStringLiteral("result"));
-        const bool ibd = r.booleanOr(u"initialblockdownload", false);
-        if (!r.ok() || !result->isObject())
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                 QStringLiteral("%1: %2").arg(who(QStringLiteral("getblockchaininfo")),
-                                                                              r.ok() ? QStringLiteral("expected an object") : r.error())}));
-        done(ibd);
-    });
+    callTyped<bool>(node(), QStringLiteral("getblockchaininfo"), params({}),
+                    [](const JsonValue &result, const QString &who) -> RpcResult<bool> {
+                        JsonReader r(result, QStringLiteral("result"));
+                        const bool ibd = r.booleanOr(u"initialblockdownload", false);
+                        if (!r.ok() || !result.isObject())
+                            return std::unexpected(RpcError::protocol(who, r.ok() ? QStringLiteral("expected an object") : r.error()));
+                        return ibd;
+                    },
+                    std::move(done));
 }
 
 void BitcoinWalletClient::getTransaction(const QString &txid, bool bcoin, std::function<void(RpcResult<BitcoinTxStatus>)> done)
 {
-    JsonRpcClient *client = wallet();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("gettransaction"), params({JsonValue::string(txid)}),
+    callOn(wallet(), QStringLiteral("gettransaction"), params({JsonValue::string(txid)}),
                  [this, bcoin, done = std::move(done)](RpcResult<JsonValue> result) {
                      if (!result) {
                          const RpcError &e = result.error();
@@ -349,33 +333,22 @@ void BitcoinWalletClient::getTransaction(const QString &txid, bool bcoin, std::f
 
 void BitcoinWalletClient::listSinceBlock(const QString &blockHash, std::function<void(RpcResult<BitcoinSinceBlock>)> done)
 {
-    JsonRpcClient *client = wallet();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("listsinceblock"),
-                 params({JsonValue::string(blockHash), JsonValue::number(std::uint64_t(1)), JsonValue::boolean(false),
-                         JsonValue::boolean(true)}),
-                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
-                     if (!result)
-                         return done(std::unexpected(result.error()));
-                     done(parseSinceBlock(*result, who(QStringLiteral("listsinceblock"))));
-                 });
+    callTyped<BitcoinSinceBlock>(wallet(), QStringLiteral("listsinceblock"),
+                                 params({JsonValue::string(blockHash), JsonValue::number(std::uint64_t(1)),
+                                         JsonValue::boolean(false), JsonValue::boolean(true)}),
+                                 &BitcoinWalletClient::parseSinceBlock, std::move(done));
 }
 
 void BitcoinWalletClient::listTransactions(quint32 count, quint32 skip,
                                            std::function<void(RpcResult<QList<BitcoinReceive>>)> done)
 {
-    JsonRpcClient *client = wallet();
-    if (!client)
-        return failLater(this, m_credentialError, std::move(done));
-    client->call(QStringLiteral("listtransactions"),
-                 params({JsonValue::string(QStringLiteral("*")), JsonValue::number(std::uint64_t(count)),
-                         JsonValue::number(std::uint64_t(skip))}),
-                 [this, done = std::move(done)](RpcResult<JsonValue> result) {
-                     if (!result)
-                         return done(std::unexpected(result.error()));
-                     done(parseReceives(*result, QStringLiteral("result"), who(QStringLiteral("listtransactions"))));
-                 });
+    callTyped<QList<BitcoinReceive>>(wallet(), QStringLiteral("listtransactions"),
+                                     params({JsonValue::string(QStringLiteral("*")), JsonValue::number(std::uint64_t(count)),
+                                             JsonValue::number(std::uint64_t(skip))}),
+                                     [](const JsonValue &result, const QString &who) {
+                                         return parseReceives(result, QStringLiteral("result"), who);
+                                     },
+                                     std::move(done));
 }
 
 } // namespace sd

@@ -94,6 +94,13 @@ private:
     std::expected<std::pair<QString, QString>, QString> credentials() const;
     JsonRpcClient *clientFor(const QUrl &url, JsonRpcClient *&slot, const QString &peer);
     QString who(const QString &method) const;
+    // `method` on `client` (wallet() or node(); null: the credential error, answered later).
+    void callOn(JsonRpcClient *client, const QString &method, const JsonValue &params,
+                std::function<void(RpcResult<JsonValue>)> done);
+    // The same answering with `parse(result, who(method))`: the typed value or a Protocol error.
+    template<typename T, typename Parse>
+    void callTyped(JsonRpcClient *client, const QString &method, const JsonValue &params, Parse parse,
+                   std::function<void(RpcResult<T>)> done);
 
     QNetworkAccessManager *m_nam;
     Options m_options;

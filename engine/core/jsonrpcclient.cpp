@@ -45,6 +45,13 @@ JsonRpcClient::~JsonRpcClient()
     }
 }
 
+JsonRpcClient::Options JsonRpcClient::named(Options options, const QString &name)
+{
+    if (options.peerName == Options().peerName)
+        options.peerName = name;
+    return options;
+}
+
 QString JsonRpcClient::who(const QString &what) const
 {
     return QStringLiteral("%1 %2 (%3)").arg(m_options.peerName, m_options.url.toString(QUrl::RemoveUserInfo), what);
@@ -207,9 +214,7 @@ void JsonRpcClient::onFinished(QNetworkReply *reply)
 
 RpcResult<JsonValue> JsonRpcClient::parseResponse(const QByteArray &body, quint64 expectedId, const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     if (body.trimmed().isEmpty())
         return protocol(QStringLiteral("empty response body"));
     auto doc = parseJson(body);

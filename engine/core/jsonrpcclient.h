@@ -44,6 +44,10 @@ public:
     ~JsonRpcClient() override; // aborts what is in flight; their callbacks never run
 
     const Options &options() const { return m_options; }
+    // `options` naming the peer `name` unless the caller named it already (peerName left at "JSON-RPC").
+    static Options named(Options options, const QString &name);
+    // "wallet RPC http://host:port/json_rpc (get_transfers)": how messages name the peer and the call.
+    QString who(const QString &what) const;
     void setTimeoutMs(int ms) { m_options.timeoutMs = ms; }
 
     // Calls `method` with `params` (an object or array; null sends none). `done` runs exactly once, later,
@@ -77,7 +81,6 @@ private:
     void onFinished(QNetworkReply *reply);
     void onAuthenticationRequired(QNetworkReply *reply, QAuthenticator *authenticator);
     RpcError transportError(QNetworkReply *reply, const Pending &pending) const;
-    QString who(const QString &what) const;
 
     QNetworkAccessManager *m_nam;
     Options m_options;

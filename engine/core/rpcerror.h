@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <expected>
+#include <functional>
 #include <string_view>
 
 namespace sd {
@@ -24,11 +25,21 @@ struct RpcError
     Kind kind = Protocol;
     int code = 0;    // HTTP status for Http/Authentication, the JSON-RPC error code for Rpc, see Connection and Tls
     QString message; // complete and readable: "wallet RPC http://...: connection refused"
+
+    // The error every client and parser gives an answer it cannot use: Protocol, "who: why".
+    static RpcError protocol(const QString &who, const QString &why)
+    {
+        return RpcError{Protocol, 0, who + QStringLiteral(": ") + why};
+    }
 };
 
 std::string_view name(RpcError::Kind kind);
 
 template<typename T>
 using RpcResult = std::expected<T, RpcError>;
+
+// What a typed RPC call answers through, exactly once.
+template<typename T>
+using RpcDone = std::function<void(RpcResult<T>)>;
 
 } // namespace sd

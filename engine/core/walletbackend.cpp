@@ -50,4 +50,15 @@ void WalletBackend::checkVanished(quint64 requestId, const QList<VanishedDeposit
     QTimer::singleShot(0, this, [this, requestId, nothing] { Q_EMIT vanishedChecked(requestId, nothing); });
 }
 
+void WalletBackend::checkEach(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done, CheckOne checkOne)
+{
+    if (left.isEmpty())
+        return Q_EMIT vanishedChecked(requestId, done);
+    const VanishedDeposit d = left.takeFirst();
+    checkOne(d, [this, requestId, left, done, checkOne](const ChainEvidence &e) mutable {
+        done.append(e);
+        checkEach(requestId, left, done, checkOne);
+    });
+}
+
 } // namespace sd

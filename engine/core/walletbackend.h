@@ -107,6 +107,13 @@ Q_SIGNALS:
     void requestFailed(quint64 requestId, const sd::Failure &failure);
     void incomingListed(quint64 requestId, const QList<sd::Observation> &transfers);
     void vanishedChecked(quint64 requestId, const QList<sd::ChainEvidence> &evidence);
+
+protected:
+    // A checkVanished that asks about one deposit after the other: `checkOne` hands the evidence of `deposit`
+    // to `next`, or fails the request and never calls it; vanishedChecked then carries `done` and the rest.
+    using EvidenceNext = std::function<void(const ChainEvidence &)>;
+    using CheckOne = std::function<void(const VanishedDeposit &deposit, EvidenceNext next)>;
+    void checkEach(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done, CheckOne checkOne);
 };
 
 } // namespace sd

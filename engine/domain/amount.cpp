@@ -117,16 +117,19 @@ std::expected<Atomic, AmountError> parseAtomic(std::string_view text)
     return value;
 }
 
+std::string placeDecimalPoint(std::string digits, std::size_t places)
+{
+    if (digits.size() <= places)
+        digits.insert(0, places + 1 - digits.size(), '0');
+    digits.insert(digits.size() - places, 1, '.');
+    return digits;
+}
+
 std::string formatAmount(Atomic value, int decimals)
 {
-    std::string digits = std::to_string(value);
     if (decimals <= 0)
-        return digits;
-    const auto d = static_cast<std::size_t>(decimals);
-    if (digits.size() <= d)
-        digits.insert(0, d + 1 - digits.size(), '0');
-    digits.insert(digits.size() - d, 1, '.');
-    return digits;
+        return std::to_string(value);
+    return placeDecimalPoint(std::to_string(value), static_cast<std::size_t>(decimals));
 }
 
 std::string formatAmountTrimmed(Atomic value, int decimals)

@@ -1,6 +1,7 @@
 // Atomic-unit amounts: exact parsing and formatting of decimal strings, checked arithmetic.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <expected>
 #include <optional>
@@ -46,6 +47,9 @@ std::expected<Atomic, AmountError> parseAtomic(std::string_view text);
 std::string formatAmount(Atomic value, int decimals);
 // The same with trailing fractional zeros removed, keeping at least one ("0.05", "12.0").
 std::string formatAmountTrimmed(Atomic value, int decimals);
+// Puts a '.' before the last `places` of a string of digits, zero-padding in front ("5", 3 -> "0.005"):
+// the one way atomic amounts and exact decimals are written.
+std::string placeDecimalPoint(std::string digits, std::size_t places);
 
 // Checked arithmetic: an empty optional on overflow or underflow, never a wrap.
 inline std::optional<Atomic> checkedAdd(Atomic a, Atomic b)

@@ -73,14 +73,9 @@ std::expected<Decimal, DecimalError> Decimal::parse(std::string_view text)
 
 std::string Decimal::toString() const
 {
-    std::string digits = m_mantissa.str();
     if (m_scale == 0)
-        return digits;
-    const auto s = static_cast<std::size_t>(m_scale);
-    if (digits.size() <= s)
-        digits.insert(0, s + 1 - digits.size(), '0');
-    digits.insert(digits.size() - s, 1, '.');
-    return digits;
+        return m_mantissa.str();
+    return placeDecimalPoint(m_mantissa.str(), static_cast<std::size_t>(m_scale));
 }
 
 std::strong_ordering Decimal::operator<=>(const Decimal &other) const

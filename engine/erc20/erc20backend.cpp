@@ -238,19 +238,14 @@ void Erc20Backend::finish(std::shared_ptr<PollRun> run)
 
 void Erc20Backend::checkVanished(quint64 requestId, const QList<VanishedDeposit> &deposits)
 {
-    checkNext(requestId, deposits, {});
+    checkEach(requestId, deposits, {}, [this, requestId](const VanishedDeposit &d, EvidenceNext next) { checkOne(requestId, d, next); });
 }
 
-void Erc20Backend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done)
+void Erc20Backend::checkOne(quint64 requestId, const VanishedDeposit &d, const EvidenceNext &next)
 {
-    if (left.isEmpty())
-        return Q_EMIT vanishedChecked(requestId, done);
-    const VanishedDeposit d = left.takeFirst();
-    if (!d.height || d.blockHash.isEmpty()) {
-        done.append(ChainEvidence{}); // nothing stored to compare with: no proof
-        return checkNext(requestId, left, done);
-    }
-    m_client->blockAt(*d.height, [this, requestId, left, done, d](RpcResult<std::optional<Erc20Block>> block) mutable {
+    if (!d.height || d.blockHash.isEmpty())
+        return next(ChainEvidence{}); // nothing stored to compare with: no proof
+    m_client->blockAt(*d.height, [this, requestId, next, d](RpcResult<std::optional<Erc20Block>> block) {
         if (!block)
             return Q_EMIT requestFailed(requestId, Failure::wallet(block.error()));
         ChainEvidence e;
@@ -259,8 +254,7 @@ void Erc20Backend::checkNext(quint64 requestId, QList<VanishedDeposit> left, QLi
             e.block = ChainEvidence::Block::Beyond;
         else
             e.block = (*block)->hash == d.blockHash.toLower() ? ChainEvidence::Block::Same : ChainEvidence::Block::Changed;
-        done.append(e);
-        checkNext(requestId, left, done);
+        next(e);
     });
 }
 

@@ -65,7 +65,7 @@ private:
     void fail(quint64 requestId, const QString &error);
     void scanNext(std::shared_ptr<PollRun> run);
     void fetchBlocks(std::shared_ptr<PollRun> run);
-    void checkNext(quint64 requestId, QList<VanishedDeposit> left, QList<ChainEvidence> done);
+    void checkOne(quint64 requestId, const VanishedDeposit &d, const EvidenceNext &next);
     void finish(std::shared_ptr<PollRun> run);
 
     AssetConfig m_config;

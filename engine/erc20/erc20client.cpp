@@ -32,12 +32,6 @@ Erc20Client::Erc20Client(QNetworkAccessManager *nam, JsonRpcClient::Options opti
 {
 }
 
-QString Erc20Client::who(const QString &method) const
-{
-    return QStringLiteral("%1 %2 (%3)").arg(m_rpc->options().peerName,
-                                           m_rpc->options().url.toString(QUrl::RemoveUserInfo), method);
-}
-
 void Erc20Client::blockNumber(std::function<void(RpcResult<quint64>)> done)
 {
     m_rpc->call(QStringLiteral("eth_blockNumber"), JsonValue::array(), [this, done](RpcResult<JsonValue> r) {
@@ -45,7 +39,7 @@ void Erc20Client::blockNumber(std::function<void(RpcResult<quint64>)> done)
             return done(std::unexpected(r.error()));
         auto n = parseQuantity(*r);
         if (!n)
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0, who(QStringLiteral("eth_blockNumber")) + QStringLiteral(": ") + n.error()}));
+            return done(std::unexpected(RpcError::protocol(m_rpc->who(QStringLiteral("eth_blockNumber")), n.error())));
         done(*n);
     });
 }
@@ -58,7 +52,7 @@ void Erc20Client::syncing(std::function<void(RpcResult<std::optional<QString>>)>
         if (r->type() == JsonValue::Type::Bool && !r->toBool())
             return done(std::optional<QString>());
         if (!r->isObject())
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0, who(QStringLiteral("eth_syncing")) +
+            return done(std::unexpected(RpcError{RpcError::Protocol, 0, m_rpc->who(QStringLiteral("eth_syncing")) +
                                                                            QStringLiteral(": expected false or an object, got %1").arg(r->describe())}));
         const JsonValue *current = r->find(u"currentBlock");
         const JsonValue *highest = r->find(u"highestBlock");
@@ -74,7 +68,7 @@ void Erc20Client::blockByNumber(quint64 number, std::function<void(RpcResult<Erc
             return done(std::unexpected(block.error()));
         if (!*block) // the block is gone (a reorg shortened the chain) or not there yet
             return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                 who(QStringLiteral("eth_getBlockByNumber %1").arg(number)) + QStringLiteral(": no such block")}));
+                                                 m_rpc->who(QStringLiteral("eth_getBlockByNumber %1").arg(number)) + QStringLiteral(": no such block")}));
         done(**block);
     });
 }
@@ -83,14 +77,14 @@ void Erc20Client::blockAt(quint64 number, std::function<void(RpcResult<std::opti
 {
     JsonValue params = JsonValue::array({JsonValue::string(quantity(number)), JsonValue::boolean(false)});
     m_rpc->call(QStringLiteral("eth_getBlockByNumber"), params, [this, number, done](RpcResult<JsonValue> r) {
-        const QString me = who(QStringLiteral("eth_getBlockByNumber %1").arg(number));
+        const QString me = m_rpc->who(QStringLiteral("eth_getBlockByNumber %1").arg(number));
         if (!r)
             return done(std::unexpected(r.error()));
         if (r->isNull())
             return done(std::optional<Erc20Block>());
         auto block = parseBlock(*r);
         if (!block)
-            return done(std::unexpected(RpcError{RpcError::Protocol, 0, me + QStringLiteral(": ") + block.error()}));
+            return done(std::unexpected(RpcError::protocol(me, block.error())));
         if (block->number != number)
             return done(std::unexpected(RpcError{RpcError::Protocol, 0, me + QStringLiteral(": answered block %1").arg(block->number)}));
         done(std::optional<Erc20Block>(*block));
@@ -115,7 +109,7 @@ void Erc20Client::transferLogs(const QString &token, const QStringList &recipien
         auto logs = parseTransferLogs(*r, token);
         if (!logs)
             return done(std::unexpected(RpcError{RpcError::Protocol, 0,
-                                                 who(QStringLiteral("eth_getLogs %1-%2").arg(from).arg(to)) + QStringLiteral(": ") + logs.error()}));
+                                                 m_rpc->who(QStringLiteral("eth_getLogs %1-%2").arg(from).arg(to)) + QStringLiteral(": ") + logs.error()}));
         done(*logs);
     });
 }

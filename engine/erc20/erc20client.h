@@ -69,8 +69,6 @@ public:
     static QString addressTopic(const QString &address);
 
 private:
-    QString who(const QString &method) const;
-
     JsonRpcClient *m_rpc;
 };
 

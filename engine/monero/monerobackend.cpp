@@ -218,9 +218,7 @@ RpcResult<WalletSnapshot> MoneroBackend::buildSnapshot(const MoneroTransfers &tr
                                                        quint64 walletHeight, quint32 accountIndex, qint64 nowSecs,
                                                        const QString &who)
 {
-    const auto protocol = [&who](const QString &why) {
-        return std::unexpected(RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)});
-    };
+    const auto protocol = [&who](const QString &why) { return std::unexpected(RpcError::protocol(who, why)); };
     WalletSnapshot snapshot;
     snapshot.fromHeight = fromHeight;
     snapshot.chainHeight = walletHeight;

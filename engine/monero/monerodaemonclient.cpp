@@ -6,8 +6,6 @@ namespace sd {
 
 namespace {
 
-RpcError protocol(const QString &who, const QString &why) { return RpcError{RpcError::Protocol, 0, who + QStringLiteral(": ") + why}; }
-
 bool isTxid(const QString &s)
 {
     static const QRegularExpression hex64(QStringLiteral("^[0-9a-f]{64}$"));
@@ -26,21 +24,13 @@ std::optional<QString> statusError(const JsonValue &document)
 } // namespace
 
 MoneroDaemonClient::MoneroDaemonClient(QNetworkAccessManager *nam, JsonRpcClient::Options options, QObject *parent)
-    : QObject(parent)
+    : QObject(parent), m_rpc(new JsonRpcClient(nam, JsonRpcClient::named(std::move(options), QStringLiteral("Monero daemon RPC")), this))
 {
-    if (options.peerName == QLatin1String("JSON-RPC"))
-        options.peerName = QStringLiteral("Monero daemon RPC");
-    m_rpc = new JsonRpcClient(nam, std::move(options), this);
 }
 
-QString MoneroDaemonClient::who(const QString &method) const
+void MoneroDaemonClient::getInfo(RpcDone<MoneroDaemonInfo> done)
 {
-    return QStringLiteral("%1 %2 (%3)").arg(m_rpc->options().peerName, url().toString(QUrl::RemoveUserInfo), method);
-}
-
-void MoneroDaemonClient::getInfo(Done<MoneroDaemonInfo> done)
-{
-    const QString me = who(QStringLiteral("get_info"));
+    const QString me = m_rpc->who(QStringLiteral("get_info"));
     m_rpc->call(QStringLiteral("get_info"), JsonValue(), [done = std::move(done), me](RpcResult<JsonValue> r) {
         if (!r)
             return done(std::unexpected(r.error()));
@@ -48,22 +38,22 @@ void MoneroDaemonClient::getInfo(Done<MoneroDaemonInfo> done)
     });
 }
 
-void MoneroDaemonClient::getBlockHeaderByHeight(quint64 height, Done<MoneroBlockHeader> done)
+void MoneroDaemonClient::getBlockHeaderByHeight(quint64 height, RpcDone<MoneroBlockHeader> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("height"), JsonValue::number(std::uint64_t(height)));
-    const QString me = who(QStringLiteral("get_block_header_by_height %1").arg(height));
+    const QString me = m_rpc->who(QStringLiteral("get_block_header_by_height %1").arg(height));
     m_rpc->call(QStringLiteral("get_block_header_by_height"), params, [done = std::move(done), me, height](RpcResult<JsonValue> r) {
         if (!r)
             return done(std::unexpected(r.error()));
         auto header = parseBlockHeader(*r, me);
         if (header && header->height != height)
-            return done(std::unexpected(protocol(me, QStringLiteral("answered block %1").arg(header->height))));
+            return done(std::unexpected(RpcError::protocol(me, QStringLiteral("answered block %1").arg(header->height))));
         done(header);
     });
 }
 
-void MoneroDaemonClient::getTransactions(const QStringList &txids, Done<QHash<QString, MoneroTxStatus>> done)
+void MoneroDaemonClient::getTransactions(const QStringList &txids, RpcDone<QHash<QString, MoneroTxStatus>> done)
 {
     JsonValue hashes = JsonValue::array();
     for (const QString &t : txids)
@@ -71,7 +61,7 @@ void MoneroDaemonClient::getTransactions(const QStringList &txids, Done<QHash<QS
     JsonValue body = JsonValue::object();
     body.insert(QStringLiteral("txs_hashes"), std::move(hashes));
     body.insert(QStringLiteral("decode_as_json"), JsonValue::boolean(false));
-    const QString me = who(QStringLiteral("get_transactions"));
+    const QString me = m_rpc->who(QStringLiteral("get_transactions"));
     m_rpc->post(QStringLiteral("/get_transactions"), body, [done = std::move(done), txids, me](RpcResult<JsonValue> r) {
         if (!r)
             return done(std::unexpected(r.error()));
@@ -92,7 +82,7 @@ RpcResult<MoneroDaemonInfo> MoneroDaemonClient::parseInfo(const JsonValue &resul
     info.offline = r.booleanOr(u"offline", false);
     info.topBlockHash = r.stringOr(u"top_block_hash");
     if (!r.ok())
-        return std::unexpected(protocol(who, r.error()));
+        return std::unexpected(RpcError::protocol(who, r.error()));
     return info;
 }
 
@@ -109,7 +99,7 @@ RpcResult<MoneroBlockHeader> MoneroDaemonClient::parseBlockHeader(const JsonValu
     if (r.ok() && !isTxid(header.hash))
         r.fail(QStringLiteral("block hash \"%1\" is not 64 hex digits").arg(header.hash.left(80)));
     if (!r.ok())
-        return std::unexpected(protocol(who, r.error()));
+        return std::unexpected(RpcError::protocol(who, r.error()));
     return header;
 }
 
@@ -117,9 +107,9 @@ RpcResult<QHash<QString, MoneroTxStatus>> MoneroDaemonClient::parseTransactions(
                                                                                const QStringList &asked, const QString &who)
 {
     if (!document.isObject())
-        return std::unexpected(protocol(who, QStringLiteral("expected an object, got %1").arg(document.describe())));
+        return std::unexpected(RpcError::protocol(who, QStringLiteral("expected an object, got %1").arg(document.describe())));
     if (auto bad = statusError(document))
-        return std::unexpected(protocol(who, *bad));
+        return std::unexpected(RpcError::protocol(who, *bad));
     JsonReader r(document, QStringLiteral("answer"));
     QHash<QString, MoneroTxStatus> out;
     for (JsonReader &t : r.arrayOr(u"txs")) {
@@ -129,7 +119,7 @@ RpcResult<QHash<QString, MoneroTxStatus>> MoneroDaemonClient::parseTransactions(
         status.kind = inPool ? MoneroTxStatus::InPool : MoneroTxStatus::InChain;
         status.height = inPool ? 0 : t.uint64(u"block_height");
         if (!r.ok())
-            return std::unexpected(protocol(who, r.error()));
+            return std::unexpected(RpcError::protocol(who, r.error()));
         out.insert(txid, status);
     }
     for (JsonReader &m : r.arrayOr(u"missed_tx")) {
@@ -137,11 +127,11 @@ RpcResult<QHash<QString, MoneroTxStatus>> MoneroDaemonClient::parseTransactions(
         out.insert(txid, MoneroTxStatus{MoneroTxStatus::Missing, 0});
     }
     if (!r.ok())
-        return std::unexpected(protocol(who, r.error()));
+        return std::unexpected(RpcError::protocol(who, r.error()));
     // A positive answer for every transaction asked, or none: silence about one is no proof.
     for (const QString &txid : asked)
         if (!out.contains(txid.toLower()))
-            return std::unexpected(protocol(who, QStringLiteral("no answer for transaction %1").arg(txid)));
+            return std::unexpected(RpcError::protocol(who, QStringLiteral("no answer for transaction %1").arg(txid)));
     return out;
 }
 

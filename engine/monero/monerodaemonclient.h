@@ -42,18 +42,15 @@ class MoneroDaemonClient : public QObject
 {
     Q_OBJECT
 public:
-    template<typename T>
-    using Done = std::function<void(RpcResult<T>)>;
-
     // `options.url` is the daemon's JSON-RPC endpoint (http://host:18081/json_rpc); `nam` must outlive the client.
     MoneroDaemonClient(QNetworkAccessManager *nam, JsonRpcClient::Options options, QObject *parent = nullptr);
 
     QUrl url() const { return m_rpc->options().url; }
 
-    void getInfo(Done<MoneroDaemonInfo> done);                            // get_info
-    void getBlockHeaderByHeight(quint64 height, Done<MoneroBlockHeader> done); // get_block_header_by_height
+    void getInfo(RpcDone<MoneroDaemonInfo> done);                            // get_info
+    void getBlockHeaderByHeight(quint64 height, RpcDone<MoneroBlockHeader> done); // get_block_header_by_height
     // /get_transactions: keyed by lower-case txid; every asked txid is in the answer.
-    void getTransactions(const QStringList &txids, Done<QHash<QString, MoneroTxStatus>> done);
+    void getTransactions(const QStringList &txids, RpcDone<QHash<QString, MoneroTxStatus>> done);
 
     // Pure parsers, public for tests; `who` prefixes error messages.
     static RpcResult<MoneroDaemonInfo> parseInfo(const JsonValue &result, const QString &who);
@@ -62,8 +59,6 @@ public:
                                                                        const QString &who);
 
 private:
-    QString who(const QString &method) const;
-
     JsonRpcClient *m_rpc;
 };
 

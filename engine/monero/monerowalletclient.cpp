@@ -85,17 +85,14 @@ MoneroBuiltTransfer readBuiltTransfer(JsonReader &r)
 } // namespace
 
 MoneroWalletClient::MoneroWalletClient(QNetworkAccessManager *nam, JsonRpcClient::Options options, QObject *parent)
-    : QObject(parent)
+    : QObject(parent), m_rpc(new JsonRpcClient(nam, JsonRpcClient::named(std::move(options), QStringLiteral("wallet RPC")), this))
 {
-    if (options.peerName == QLatin1String("JSON-RPC"))
-        options.peerName = QStringLiteral("wallet RPC");
-    m_rpc = new JsonRpcClient(nam, std::move(options), this);
 }
 
 template<typename T, typename Parse>
-void MoneroWalletClient::callTyped(const QString &method, const JsonValue &params, Parse parse, Done<T> done, int timeoutMs)
+void MoneroWalletClient::callTyped(const QString &method, const JsonValue &params, Parse parse, RpcDone<T> done, int timeoutMs)
 {
-    const QString who = QStringLiteral("%1 %2 (%3)").arg(m_rpc->options().peerName, url().toString(QUrl::RemoveUserInfo), method);
+    const QString who = m_rpc->who(method);
     m_rpc->call(
         method, params,
         [done = std::move(done), parse = std::move(parse), who](RpcResult<JsonValue> result) {
@@ -106,25 +103,25 @@ void MoneroWalletClient::callTyped(const QString &method, const JsonValue &param
                 reader.fail(QStringLiteral("expected an object, got %1").arg(result->describe()));
             T value = parse(reader);
             if (!reader.ok())
-                return done(std::unexpected(RpcError{RpcError::Protocol, 0, who + QStringLiteral(": ") + reader.error()}));
+                return done(std::unexpected(RpcError::protocol(who, reader.error())));
             done(std::move(value));
         },
         timeoutMs);
 }
 
-void MoneroWalletClient::getVersion(Done<quint32> done)
+void MoneroWalletClient::getVersion(RpcDone<quint32> done)
 {
     callTyped<quint32>(QStringLiteral("get_version"), JsonValue(), [](JsonReader &r) { return r.uint32(u"version"); },
                        std::move(done));
 }
 
-void MoneroWalletClient::getHeight(Done<quint64> done)
+void MoneroWalletClient::getHeight(RpcDone<quint64> done)
 {
     callTyped<quint64>(QStringLiteral("get_height"), JsonValue(), [](JsonReader &r) { return r.uint64(u"height"); },
                        std::move(done));
 }
 
-void MoneroWalletClient::refresh(Done<MoneroRefreshResult> done, int timeoutMs)
+void MoneroWalletClient::refresh(RpcDone<MoneroRefreshResult> done, int timeoutMs)
 {
     callTyped<MoneroRefreshResult>(
         QStringLiteral("refresh"), JsonValue(),
@@ -134,7 +131,7 @@ void MoneroWalletClient::refresh(Done<MoneroRefreshResult> done, int timeoutMs)
         std::move(done), timeoutMs);
 }
 
-void MoneroWalletClient::autoRefresh(bool enable, std::optional<quint32> periodSeconds, Done<void> done)
+void MoneroWalletClient::autoRefresh(bool enable, std::optional<quint32> periodSeconds, RpcDone<void> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("enable"), JsonValue::boolean(enable));
@@ -147,7 +144,7 @@ void MoneroWalletClient::autoRefresh(bool enable, std::optional<quint32> periodS
     });
 }
 
-void MoneroWalletClient::getAddress(quint32 accountIndex, Done<QString> done)
+void MoneroWalletClient::getAddress(quint32 accountIndex, RpcDone<QString> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("account_index"), JsonValue::number(std::uint64_t(accountIndex)));
@@ -155,7 +152,7 @@ void MoneroWalletClient::getAddress(quint32 accountIndex, Done<QString> done)
                        std::move(done));
 }
 
-void MoneroWalletClient::createAddress(quint32 accountIndex, const QString &label, Done<MoneroNewAddress> done)
+void MoneroWalletClient::createAddress(quint32 accountIndex, const QString &label, RpcDone<MoneroNewAddress> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("account_index"), JsonValue::number(std::uint64_t(accountIndex)));
@@ -173,7 +170,7 @@ void MoneroWalletClient::createAddress(quint32 accountIndex, const QString &labe
         std::move(done));
 }
 
-void MoneroWalletClient::getBalance(quint32 accountIndex, Done<MoneroBalance> done)
+void MoneroWalletClient::getBalance(quint32 accountIndex, RpcDone<MoneroBalance> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("account_index"), JsonValue::number(std::uint64_t(accountIndex)));
@@ -204,12 +201,12 @@ JsonValue MoneroWalletClient::transfersParams(const MoneroTransferQuery &q)
     return params;
 }
 
-void MoneroWalletClient::getTransfers(const MoneroTransferQuery &query, Done<MoneroTransfers> done)
+void MoneroWalletClient::getTransfers(const MoneroTransferQuery &query, RpcDone<MoneroTransfers> done)
 {
     callTyped<MoneroTransfers>(QStringLiteral("get_transfers"), transfersParams(query), readTransfers, std::move(done));
 }
 
-void MoneroWalletClient::transfer(const MoneroTransferRequest &request, Done<MoneroBuiltTransfer> done, int timeoutMs)
+void MoneroWalletClient::transfer(const MoneroTransferRequest &request, RpcDone<MoneroBuiltTransfer> done, int timeoutMs)
 {
     JsonValue destinations = JsonValue::array();
     for (const MoneroDestination &d : request.destinations) {
@@ -231,7 +228,7 @@ void MoneroWalletClient::transfer(const MoneroTransferRequest &request, Done<Mon
     callTyped<MoneroBuiltTransfer>(QStringLiteral("transfer"), params, readBuiltTransfer, std::move(done), timeoutMs);
 }
 
-void MoneroWalletClient::relayTx(const QString &metadata, Done<QString> done)
+void MoneroWalletClient::relayTx(const QString &metadata, RpcDone<QString> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("hex"), JsonValue::string(metadata));
@@ -246,7 +243,7 @@ void MoneroWalletClient::relayTx(const QString &metadata, Done<QString> done)
         std::move(done));
 }
 
-void MoneroWalletClient::validateAddress(const QString &address, Done<MoneroAddressCheck> done)
+void MoneroWalletClient::validateAddress(const QString &address, RpcDone<MoneroAddressCheck> done)
 {
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("address"), JsonValue::string(address));
@@ -272,7 +269,7 @@ RpcResult<MoneroTransfers> MoneroWalletClient::parseTransfers(const JsonValue &r
         r.fail(QStringLiteral("expected an object, got %1").arg(result.describe()));
     MoneroTransfers transfers = readTransfers(r);
     if (!r.ok())
-        return std::unexpected(RpcError{RpcError::Protocol, 0, who + QStringLiteral(": ") + r.error()});
+        return std::unexpected(RpcError::protocol(who, r.error()));
     return transfers;
 }
 
@@ -281,7 +278,7 @@ RpcResult<MoneroBuiltTransfer> MoneroWalletClient::parseBuiltTransfer(const Json
     JsonReader r(result, QStringLiteral("result"));
     MoneroBuiltTransfer built = readBuiltTransfer(r);
     if (!r.ok())
-        return std::unexpected(RpcError{RpcError::Protocol, 0, who + QStringLiteral(": ") + r.error()});
+        return std::unexpected(RpcError::protocol(who, r.error()));
     return built;
 }
 

@@ -109,26 +109,23 @@ class MoneroWalletClient : public QObject
 {
     Q_OBJECT
 public:
-    template<typename T>
-    using Done = std::function<void(RpcResult<T>)>;
-
     // `options.peerName` defaults to "wallet RPC"; `nam` must outlive the client.
     MoneroWalletClient(QNetworkAccessManager *nam, JsonRpcClient::Options options, QObject *parent = nullptr);
 
     JsonRpcClient *rpc() { return m_rpc; }
     QUrl url() const { return m_rpc->options().url; }
 
-    void getVersion(Done<quint32> done);                  // get_version: (major << 16) | minor
-    void getHeight(Done<quint64> done);                   // get_height: the wallet's block count
-    void refresh(Done<MoneroRefreshResult> done, int timeoutMs = 0);        // refresh
-    void autoRefresh(bool enable, std::optional<quint32> periodSeconds, Done<void> done); // auto_refresh
-    void getAddress(quint32 accountIndex, Done<QString> done); // get_address: the account's primary address
-    void createAddress(quint32 accountIndex, const QString &label, Done<MoneroNewAddress> done); // create_address
-    void getBalance(quint32 accountIndex, Done<MoneroBalance> done); // get_balance
-    void getTransfers(const MoneroTransferQuery &query, Done<MoneroTransfers> done); // get_transfers
-    void transfer(const MoneroTransferRequest &request, Done<MoneroBuiltTransfer> done, int timeoutMs = 0); // transfer
-    void relayTx(const QString &metadata, Done<QString> done); // relay_tx: the txid
-    void validateAddress(const QString &address, Done<MoneroAddressCheck> done); // validate_address
+    void getVersion(RpcDone<quint32> done);                  // get_version: (major << 16) | minor
+    void getHeight(RpcDone<quint64> done);                   // get_height: the wallet's block count
+    void refresh(RpcDone<MoneroRefreshResult> done, int timeoutMs = 0);        // refresh
+    void autoRefresh(bool enable, std::optional<quint32> periodSeconds, RpcDone<void> done); // auto_refresh
+    void getAddress(quint32 accountIndex, RpcDone<QString> done); // get_address: the account's primary address
+    void createAddress(quint32 accountIndex, const QString &label, RpcDone<MoneroNewAddress> done); // create_address
+    void getBalance(quint32 accountIndex, RpcDone<MoneroBalance> done); // get_balance
+    void getTransfers(const MoneroTransferQuery &query, RpcDone<MoneroTransfers> done); // get_transfers
+    void transfer(const MoneroTransferRequest &request, RpcDone<MoneroBuiltTransfer> done, int timeoutMs = 0); // transfer
+    void relayTx(const QString &metadata, RpcDone<QString> done); // relay_tx: the txid
+    void validateAddress(const QString &address, RpcDone<MoneroAddressCheck> done); // validate_address
 
     // Pure parsers of a `result` member, public for tests; `who` prefixes error messages.
     static RpcResult<MoneroTransfers> parseTransfers(const JsonValue &result, const QString &who);
@@ -138,7 +135,7 @@ public:
 private:
     // Calls `method` and hands the result to `parse` (which reads it with a JsonReader).
     template<typename T, typename Parse>
-    void callTyped(const QString &method, const JsonValue &params, Parse parse, Done<T> done, int timeoutMs = 0);
+    void callTyped(const QString &method, const JsonValue &params, Parse parse, RpcDone<T> done, int timeoutMs = 0);
 
     JsonRpcClient *m_rpc;
 };

@@ -4,17 +4,12 @@ namespace sd {
 
 namespace {
 
-RpcError protocol(const QString &who, const QString &why)
-{
-    return RpcError{RpcError::Protocol, 0, QStringLiteral("%1: %2").arg(who, why)};
-}
-
 // monerod answers {"status": "OK", ...}; anything else is an error it reports in `status`.
 std::optional<RpcError> statusError(const JsonValue &answer, const QString &who)
 {
     const JsonValue *status = answer.find(u"status");
     if (!status || status->type() != JsonValue::Type::String)
-        return protocol(who, QStringLiteral("the answer has no status"));
+        return RpcError::protocol(who, QStringLiteral("the answer has no status"));
     if (status->toString() != QLatin1String("OK"))
         return RpcError{RpcError::Rpc, 0, QStringLiteral("%1: %2").arg(who, status->toString())};
     return std::nullopt;
@@ -34,7 +29,7 @@ MoneroSpendProbe::MoneroSpendProbe(QNetworkAccessManager *nam, const QUrl &daemo
     m_rpc = new JsonRpcClient(nam, options, this);
 }
 
-void MoneroSpendProbe::transactionState(const QString &txid, Done<StoredTxState> done)
+void MoneroSpendProbe::transactionState(const QString &txid, RpcDone<StoredTxState> done)
 {
     JsonValue hashes = JsonValue::array();
     hashes.append(JsonValue::string(txid));
@@ -48,7 +43,7 @@ void MoneroSpendProbe::transactionState(const QString &txid, Done<StoredTxState>
     });
 }
 
-void MoneroSpendProbe::keyImageStates(const QStringList &keyImages, Done<std::vector<KeyImageState>> done)
+void MoneroSpendProbe::keyImageStates(const QStringList &keyImages, RpcDone<std::vector<KeyImageState>> done)
 {
     JsonValue images = JsonValue::array();
     for (const QString &k : keyImages)
@@ -79,12 +74,12 @@ RpcResult<StoredTxState> MoneroSpendProbe::parseTransactions(const JsonValue &an
                 continue;
             const JsonValue *inPool = t.find(u"in_pool");
             if (!inPool || inPool->type() != JsonValue::Type::Bool)
-                return std::unexpected(protocol(who, QStringLiteral("transaction %1 has no in_pool flag").arg(txid)));
+                return std::unexpected(RpcError::protocol(who, QStringLiteral("transaction %1 has no in_pool flag").arg(txid)));
             return inPool->toBool() ? StoredTxState::InPool : StoredTxState::Mined;
         }
     }
     // Neither found nor listed as missed: an answer that proves nothing.
-    return std::unexpected(protocol(who, QStringLiteral("the answer says nothing about transaction %1").arg(txid)));
+    return std::unexpected(RpcError::protocol(who, QStringLiteral("the answer says nothing about transaction %1").arg(txid)));
 }
 
 RpcResult<std::vector<KeyImageState>> MoneroSpendProbe::parseKeyImages(const JsonValue &answer, qsizetype count,
@@ -94,12 +89,12 @@ RpcResult<std::vector<KeyImageState>> MoneroSpendProbe::parseKeyImages(const Jso
         return std::unexpected(*error);
     const JsonValue *spent = answer.find(u"spent_status");
     if (!spent || !spent->isArray() || qsizetype(spent->items().size()) != count)
-        return std::unexpected(protocol(who, QStringLiteral("spent_status does not list the %1 key images asked for").arg(count)));
+        return std::unexpected(RpcError::protocol(who, QStringLiteral("spent_status does not list the %1 key images asked for").arg(count)));
     std::vector<KeyImageState> out;
     for (const JsonValue &v : spent->items()) {
         auto n = jsonToUInt64(v);
         if (!n || *n > 2)
-            return std::unexpected(protocol(who, QStringLiteral("spent_status holds %1").arg(v.describe())));
+            return std::unexpected(RpcError::protocol(who, QStringLiteral("spent_status holds %1").arg(v.describe())));
         out.push_back(*n == 0 ? KeyImageState::Unspent : *n == 1 ? KeyImageState::SpentInChain : KeyImageState::SpentInPool);
     }
     return out;

@@ -16,16 +16,13 @@ class MoneroSpendProbe : public QObject
 {
     Q_OBJECT
 public:
-    template<typename T>
-    using Done = std::function<void(RpcResult<T>)>;
-
     // `daemon`: monerod's RPC base URL (the [xmr] daemon_rpc_url), e.g. http://127.0.0.1:18081.
     MoneroSpendProbe(QNetworkAccessManager *nam, const QUrl &daemon, int timeoutMs, QObject *parent = nullptr);
 
     // /get_transactions: in the chain, in the pool, or unknown to the daemon.
-    void transactionState(const QString &txid, Done<StoredTxState> done);
+    void transactionState(const QString &txid, RpcDone<StoredTxState> done);
     // /is_key_image_spent: one state per key image, in order.
-    void keyImageStates(const QStringList &keyImages, Done<std::vector<KeyImageState>> done);
+    void keyImageStates(const QStringList &keyImages, RpcDone<std::vector<KeyImageState>> done);
 
     // Pure readers of the daemon's answers, public for tests; `who` prefixes error messages.
     static RpcResult<StoredTxState> parseTransactions(const JsonValue &answer, const QString &txid, const QString &who);

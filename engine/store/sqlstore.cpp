@@ -381,11 +381,17 @@ StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const 
     return {};
 }
 
+StoreResult<QSqlRecord> SqlStore::selectById(const QString &table, const QString &columns, qint64 id, bool lock,
+                                              const QString &missing)
+{
+    return m_session.selectFound(QStringLiteral("SELECT %1 FROM %2 WHERE id = :id%3")
+                                     .arg(columns, table, lock ? m_session.forUpdate() : QString()),
+                                 {{QStringLiteral(":id"), id}}, missing);
+}
+
 StoreResult<InvoiceRecord> SqlStore::loadInvoice(qint64 id, bool lock)
 {
-    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM invoices WHERE id = :id%2")
-                                         .arg(InvoiceColumns, lock ? m_session.forUpdate() : QString()),
-                                     {{QStringLiteral(":id"), id}}, QStringLiteral("no invoice %1").arg(id));
+    auto row = selectById(QStringLiteral("invoices"), InvoiceColumns, id, lock, QStringLiteral("no invoice %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
     auto record = invoiceFromRow(*row);
@@ -451,9 +457,7 @@ QString SqlStore::refundColumns() { return RefundColumns; }
 
 StoreResult<RefundItem> SqlStore::loadRefund(qint64 id, bool lock)
 {
-    auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM refund_items WHERE id = :id%2")
-                                         .arg(RefundColumns, lock ? m_session.forUpdate() : QString()),
-                                     {{QStringLiteral(":id"), id}}, QStringLiteral("no refund item %1").arg(id));
+    auto row = selectById(QStringLiteral("refund_items"), RefundColumns, id, lock, QStringLiteral("no refund item %1").arg(id));
     if (!row)
         return std::unexpected(row.error());
     return refundFromRow(*row);

@@ -186,6 +186,9 @@ private:
     // Attaches the deposits (and the domain invoice's counted/reversed ones) to loaded invoice rows.
     StoreResult<void> attachDeposits(QList<InvoiceRecord> &records, const QString &invoiceIdSubquery,
                                      const Binds &binds);
+    // The `columns` of the row of `table` with this id (`lock`: with its row lock); `missing` when there is none.
+    StoreResult<QSqlRecord> selectById(const QString &table, const QString &columns, qint64 id, bool lock,
+                                       const QString &missing);
     StoreResult<InvoiceRecord> loadInvoice(qint64 id, bool lock);
     // The invoice row (deposits not attached) watching `address` for money paid at `paidAt`, if any; `lock`
     // takes its row lock.

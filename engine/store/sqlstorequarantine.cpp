@@ -117,9 +117,8 @@ StoreResult<QuarantinedDeposit> SqlStore::dismissQuarantined(qint64 id, const QS
     if (note.trimmed().isEmpty() || actor.trimmed().isEmpty())
         return std::unexpected(StoreError{StoreError::Invalid, QStringLiteral("dismissing needs a reason and an operator")});
     return m_session.write([&]() -> StoreResult<QuarantinedDeposit> {
-        auto row = m_session.selectFound(QStringLiteral("SELECT %1 FROM quarantined_deposits WHERE id = :id%2")
-                                             .arg(QuarantineColumns, m_session.forUpdate()),
-                                         {{QStringLiteral(":id"), id}}, QStringLiteral("no quarantined deposit Q%1").arg(id));
+        auto row = selectById(QStringLiteral("quarantined_deposits"), QuarantineColumns, id, true,
+                              QStringLiteral("no quarantined deposit Q%1").arg(id));
         if (!row)
             return std::unexpected(row.error());
         const QuarantinedDeposit before = quarantinedFromRow(*row);

@@ -7,6 +7,20 @@ BUILD_DIR="${SETTLEDESK_BUILD_DIR:-$SETTLEDESK_ROOT/build}"
 log() { printf '[settledesk] %s\n' "$*" >&2; }
 die() { printf '[settledesk] error: %s\n' "$*" >&2; exit 1; }
 
+# Waits until none of the processes PID... is alive, polling every 0.1 s for at most GRACE seconds:
+# wait_for_exit GRACE PID... True when they all ended, false when time ran out first.
+wait_for_exit() {
+    local deadline=$((SECONDS + $1)) pid alive
+    shift
+    while :; do
+        alive=0
+        for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ "$alive" -eq 0 ] && return 0
+        [ $SECONDS -ge $deadline ] && return 1
+        sleep 0.1
+    done
+}
+
 # Debian packages needed to build and run (and, for the tests, the servers they start).
 BUILD_PACKAGES=(cmake ninja-build g++ pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n

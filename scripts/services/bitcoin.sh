@@ -144,14 +144,8 @@ bitcoin_regtest_stop() {
     case "$exe" in */node | */nodejs) ;; *) return 0 ;; esac
     [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] || return 0
     kill -TERM -- "-$pid" 2>/dev/null || return 0
-    local deadline=$((SECONDS + 10))
-    while kill -0 "$pid" 2>/dev/null; do
-        if [ $SECONDS -ge $deadline ]; then
-            kill -KILL -- "-$pid" 2>/dev/null
-            return 0
-        fi
-        sleep 0.1
-    done
+    wait_for_exit 10 "$pid" || kill -KILL -- "-$pid" 2>/dev/null
+    return 0
 }
 
 if [ -z "${BITCOIN_REGTEST_LIB_ONLY:-}" ]; then

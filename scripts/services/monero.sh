@@ -193,18 +193,13 @@ monero_regtest_stop() {
         rm -f "$pidfile"
     done
     [ ${#pids[@]} -eq 0 ] && return 0
-    local deadline=$((SECONDS + MONERO_REGTEST_STOP_GRACE)) alive
-    while :; do
-        alive=()
-        for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
-        [ ${#alive[@]} -eq 0 ] && return 0
-        if [ $SECONDS -ge $deadline ]; then
-            _xmr_log "SIGKILL after ${MONERO_REGTEST_STOP_GRACE} s: ${alive[*]}"
-            kill -KILL "${alive[@]}" 2>/dev/null
-            return 0
-        fi
-        sleep 0.1
-    done
+    wait_for_exit "$MONERO_REGTEST_STOP_GRACE" "${pids[@]}" && return 0
+    local alive=()
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive+=("$pid"); done
+    [ ${#alive[@]} -eq 0 ] && return 0
+    _xmr_log "SIGKILL after ${MONERO_REGTEST_STOP_GRACE} s: ${alive[*]}"
+    kill -KILL "${alive[@]}" 2>/dev/null
+    return 0
 }
 
 if [ -z "${MONERO_REGTEST_LIB_ONLY:-}" ]; then
