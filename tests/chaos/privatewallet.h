@@ -6,6 +6,7 @@
 #pragma once
 
 #include "chaossupport.h"
+#include "loopbackserver.h"
 #include "regtest.h"
 
 #include <QDir>
@@ -171,14 +172,7 @@ class RescanProxy : public QObject
 public:
     explicit RescanProxy(QUrl target) : m_target(std::move(target))
     {
-        m_server.listen(QHostAddress::LocalHost, 0);
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                socket->setParent(this);
-                connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onData(socket); });
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
+        sdtest::serveLoopback(m_server, this, [this](QTcpSocket *socket) { onData(socket); });
     }
 
     QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(m_server.serverPort())); }
