@@ -125,18 +125,7 @@ public:
 
     // A fresh account (create_account): each test case watches its own, so earlier cases' payments to this
     // wallet are not in its view.
-    std::expected<quint32, QString> newAccount(const QString &label)
-    {
-        JsonValue params = JsonValue::object();
-        params.insert(QStringLiteral("label"), JsonValue::string(label));
-        auto made = waitFor<JsonValue>([&](auto done) { m_client->rpc()->call(QStringLiteral("create_account"), params, done); });
-        if (!made)
-            return std::unexpected(made.error());
-        const JsonValue *index = made->find(u"account_index");
-        if (!index)
-            return std::unexpected(QStringLiteral("create_account answered no account_index"));
-        return quint32(index->numberText().toULong());
-    }
+    std::expected<quint32, QString> newAccount(const QString &label) { return createWalletAccount(*m_client, label); }
 
     // A wallet scan now (refresh also scans the pool): what it sees in the pool gets its first-seen time now.
     std::expected<void, QString> refresh()
