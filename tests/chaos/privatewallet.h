@@ -92,14 +92,8 @@ public:
     // SIGTERM (the wallet stores its files), SIGKILL after a grace period: a spinning wallet-rpc ignores SIGTERM.
     void stop()
     {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
         m_client.reset();
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000)) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
+        chaos::stopProcess(m_process, 15000);
     }
 
     // The wallet restored from its keys: stopped, its cache file deleted, started again on the same port.

@@ -75,6 +75,9 @@ std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(
                                                                                 const QString &label,
                                                                                 int timeoutMs = 60000);
 
+// A fresh account of a Monero wallet (create_account): its index, never 0 (account 0 is the wallet's own).
+std::expected<quint32, QString> createWalletAccount(MoneroWalletClient &wallet, const QString &label);
+
 class Regtest
 {
 public:
