@@ -22,7 +22,6 @@
 #include "privatewallet.h"
 #include "regtest.h"
 
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -155,18 +154,14 @@ void TestChainOps::startEngine(int minConfirmations, int pollMs, bool waitForOk)
     });
     connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
     connect(m_engine.get(), &Engine::alert, this, [this](const QString &m) { m_alerts << m; });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
     if (waitForOk)
         QTRY_VERIFY_WITH_TIMEOUT(lastStatus().health == BackendHealth::Ok, Wait);
 }
 
 void TestChainOps::stopEngine()
 {
-    if (m_engine)
-        m_engine->stop();
-    m_engine.reset();
+    sdtest::stopEngine(m_engine);
 }
 
 InvoiceRecord TestChainOps::create(const QString &amount, Seconds quote, Seconds grace)
