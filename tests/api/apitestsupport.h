@@ -4,6 +4,7 @@
 #pragma once
 
 #include "pgengine.h"
+#include "synchttp.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -45,18 +46,8 @@ public:
     Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {}, const QString &keyOverride = QStringLiteral("\x01"),
                int timeoutMs = 60000)
     {
-        QNetworkRequest request(QUrl(base + path));
         const QString k = keyOverride == QStringLiteral("\x01") ? key : keyOverride;
-        if (!k.isEmpty())
-            request.setRawHeader("Authorization", "token " + k.toUtf8());
-        if (!body.isNull())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        std::unique_ptr<QNetworkReply> reply(m_nam.sendCustomRequest(request, method, body));
-        QEventLoop loop;
-        QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        if (!reply->isFinished())
-            loop.exec();
+        const auto reply = sdtest::sendAndWait(m_nam, QNetworkRequest(QUrl(base + path)), method, body, k, timeoutMs);
         Reply r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         r.body = reply->readAll();
