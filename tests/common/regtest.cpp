@@ -418,6 +418,14 @@ std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 
     return awaitAnswer(backend, id, out, loop, answer, [&] { backend.poll(id, fromHeight); }, QStringLiteral("poll"), timeoutMs);
 }
 
+TimedPoll pollOnceTimed(WalletBackend &backend, quint64 fromHeight)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto result = pollOnce(backend, fromHeight);
+    return TimedPoll{std::move(result), timer.elapsed()};
+}
+
 std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(WalletBackend &backend,
                                                                                 const QString &label, int timeoutMs)
 {
