@@ -77,17 +77,12 @@ bool run(const Backend &b, int invoices, int events)
     qputenv("SD_BENCH_SEALING", "a sealing key for the benchmark");
     qputenv("SD_BENCH_DB_PASSWORD", b.password.toUtf8());
     config.databasePasswordEnv = QStringLiteral("SD_BENCH_DB_PASSWORD");
-    AssetConfig xmr;
-    xmr.asset = QStringLiteral("XMR");
-    xmr.enabled = true;
-    xmr.walletRpcUrl = QStringLiteral("http://bench");
-    xmr.pollIntervalMs = 2000;
-    config.assets = {xmr};
+    config.assets = {sdtest::InstantWallet::assetConfig(2000)};
 
     QThread engineThread;
     auto *engine = new Engine(config);
     engine->setBackendFactory([](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
-        return new apitest::InstantWallet(parent);
+        return new sdtest::InstantWallet(parent);
     });
     engine->moveToThread(&engineThread);
     QObject::connect(&engineThread, &QThread::finished, engine, &QObject::deleteLater);

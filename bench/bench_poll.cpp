@@ -11,6 +11,7 @@
 // bench_poll [--polls N]          (child mode: bench_poll --serve N)
 #include "benchsupport.h"
 #include "httpframing.h"
+#include "loopbackserver.h"
 
 #include "monerobackend.h"
 
@@ -52,14 +53,7 @@ public:
         for (quint64 &h : m_heights)
             h = 1'000 + rng() % (Tip - 1'000 - 10 * ReorgDepth);
         std::sort(m_heights.begin(), m_heights.end());
-        m_server.listen(QHostAddress::LocalHost, 0);
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *s = m_server.nextPendingConnection()) {
-                s->setParent(this);
-                connect(s, &QTcpSocket::readyRead, this, [this, s] { onData(s); });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
+        sdtest::serveLoopback(m_server, this, [this](QTcpSocket *s) { onData(s); });
     }
     quint16 port() const { return m_server.serverPort(); }
 

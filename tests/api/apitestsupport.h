@@ -4,6 +4,8 @@
 #pragma once
 
 #include "pgengine.h"
+#include "regtest.h"
+#include "synchttp.h"
 
 #include <QDir>
 #include <QEventLoop>
@@ -17,7 +19,20 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
+#include <expected>
 #include <memory>
+
+// What an end-to-end API suite needs before anything else, in its initTestCase(): the regtest chain, the
+// PostgreSQL test server when SETTLEDESK_STORE_BACKEND says postgres, and the npm packages whose folder the
+// variable `modulesVar` names (`installer`: which script installs them).
+#define SD_REQUIRE_API_STACK(modulesVar, installer)                                                        \
+    do {                                                                                                   \
+        SD_REQUIRE_REGTEST();                                                                              \
+        if (qEnvironmentVariable("SETTLEDESK_STORE_BACKEND") == QLatin1String("postgres"))                 \
+            SD_REQUIRE_PG(QStringLiteral("SETTLEDESK_TEST_PG"));                                           \
+        if (qEnvironmentVariable(modulesVar).isEmpty())                                                    \
+            QFAIL(modulesVar " is not set (" installer ")");                                               \
+    } while (false)
 
 namespace sd::apitest {
 
@@ -45,18 +60,8 @@ public:
     Reply send(const QByteArray &method, const QString &path, const QByteArray &body = {}, const QString &keyOverride = QStringLiteral("\x01"),
                int timeoutMs = 60000)
     {
-        QNetworkRequest request(QUrl(base + path));
         const QString k = keyOverride == QStringLiteral("\x01") ? key : keyOverride;
-        if (!k.isEmpty())
-            request.setRawHeader("Authorization", "token " + k.toUtf8());
-        if (!body.isNull())
-            request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        std::unique_ptr<QNetworkReply> reply(m_nam.sendCustomRequest(request, method, body));
-        QEventLoop loop;
-        QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        if (!reply->isFinished())
-            loop.exec();
+        const auto reply = sdtest::sendAndWait(m_nam, QNetworkRequest(QUrl(base + path)), method, body, k, timeoutMs);
         Reply r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         r.body = reply->readAll();
@@ -228,5 +233,22 @@ private:
     std::unique_ptr<chaos::FreshPgDatabase> m_pg;
     QString m_url;
 };
+
+// The regtest chain, a fresh database in `dir` and a merchant account of the suite's own (`label`): what an
+// end-to-end suite opens first, after SD_REQUIRE_API_STACK.
+inline std::expected<void, QString> openRegtestAndDatabase(const QString &dir, const QString &label,
+                                                           std::unique_ptr<test::Regtest> &regtest,
+                                                           std::unique_ptr<ApiDatabase> &db, quint32 &account)
+{
+    regtest = std::make_unique<test::Regtest>();
+    db = std::make_unique<ApiDatabase>(dir);
+    if (!db->error().isEmpty())
+        return std::unexpected(db->error());
+    auto created = regtest->newMerchantAccount(label);
+    if (!created)
+        return std::unexpected(created.error());
+    account = *created;
+    return {};
+}
 
 } // namespace sd::apitest

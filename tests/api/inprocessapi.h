@@ -34,12 +34,7 @@ public:
         m_config.api.tlsKey = tlsKey;
         m_config.api.secretKeyEnv = QStringLiteral("SD_INPROCESS_SEALING");
         qputenv("SD_INPROCESS_SEALING", "the in-process API tests' sealing key");
-        AssetConfig xmr;
-        xmr.asset = QStringLiteral("XMR");
-        xmr.enabled = true;
-        xmr.walletRpcUrl = QStringLiteral("http://instant");
-        xmr.pollIntervalMs = 1000;
-        m_config.assets = {xmr};
+        m_config.assets = {sdtest::InstantWallet::assetConfig(1000)};
     }
     ~InProcessApi()
     {
@@ -60,7 +55,7 @@ public:
     {
         m_engine = new Engine(m_config);
         m_engine->setBackendFactory([](const AssetConfig &, QNetworkAccessManager *, QObject *parent) -> WalletBackend * {
-            return new InstantWallet(parent);
+            return new sdtest::InstantWallet(parent);
         });
         m_engine->moveToThread(&m_thread);
         QObject::connect(&m_thread, &QThread::finished, m_engine, &QObject::deleteLater);

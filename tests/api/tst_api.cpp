@@ -132,18 +132,9 @@ int TestApi::invoiceCount()
 
 void TestApi::initTestCase()
 {
-    SD_REQUIRE_REGTEST();
+    SD_REQUIRE_API_STACK("SETTLEDESK_TEST_API_NODE_MODULES", "scripts/services/apiclients.sh installs the npm packages");
     QVERIFY(m_dir.isValid());
-    if (qEnvironmentVariable("SETTLEDESK_STORE_BACKEND") == QLatin1String("postgres"))
-        SD_REQUIRE_PG(QStringLiteral("SETTLEDESK_TEST_PG"));
-    if (qEnvironmentVariable("SETTLEDESK_TEST_API_NODE_MODULES").isEmpty())
-        QFAIL("SETTLEDESK_TEST_API_NODE_MODULES is not set (scripts/services/apiclients.sh installs the npm packages)");
-    m_regtest = std::make_unique<test::Regtest>();
-    m_db = std::make_unique<ApiDatabase>(m_dir.path());
-    QVERIFY2(m_db->error().isEmpty(), qPrintable(m_db->error()));
-    auto account = m_regtest->newMerchantAccount(QStringLiteral("api-test"));
-    QVERIFY2(account, account ? "" : qPrintable(account.error()));
-    m_account = *account;
+    SD_CHECK(openRegtestAndDatabase(m_dir.path(), QStringLiteral("api-test"), m_regtest, m_db, m_account));
     m_port = freePort();
     m_ini = writeIni(QStringLiteral("engine"), m_port, m_db->url(), m_account);
     m_http.base = QStringLiteral("http://127.0.0.1:%1").arg(m_port);

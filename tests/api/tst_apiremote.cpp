@@ -4,6 +4,7 @@
 // a client that does not trust the CA is refused. Without an explicit address ("listen = PORT") the API is
 // on loopback only: a connection to the non-loopback address is refused. On both databases.
 #include "inprocessapi.h"
+#include "synchttp.h"
 
 #include <QHostAddress>
 #include <QJsonDocument>
@@ -69,15 +70,7 @@ Answer send(QNetworkAccessManager &nam, const QByteArray &verb, const QUrl &url,
 {
     QNetworkRequest request(url);
     request.setSslConfiguration(tls);
-    request.setRawHeader("Authorization", "token " + key.toUtf8());
-    if (!body.isEmpty())
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    std::unique_ptr<QNetworkReply> reply(nam.sendCustomRequest(request, verb, body));
-    QEventLoop loop;
-    QObject::connect(reply.get(), &QNetworkReply::finished, &loop, &QEventLoop::quit);
-    QTimer::singleShot(30000, &loop, &QEventLoop::quit);
-    if (!reply->isFinished())
-        loop.exec();
+    const auto reply = sdtest::sendAndWait(nam, request, verb, body, key, 30000);
     Answer a;
     a.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     a.error = reply->error();

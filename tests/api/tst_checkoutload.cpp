@@ -6,6 +6,7 @@
 #include "apihost.h"
 #include "apisecurity.h"
 #include "engine.h"
+#include "instantwallet.h"
 #include "storetestsupport.h"
 
 #include <QElapsedTimer>
@@ -28,35 +29,26 @@ using namespace std::chrono_literals;
 namespace {
 
 // An instant wallet that notes when each poll starts (the engine's thread calls it).
-class TimedWallet final : public WalletBackend
+class TimedWallet final : public sdtest::InstantWallet
 {
 public:
     TimedWallet(QElapsedTimer *clock, QList<qint64> *polls, QMutex *mutex, QObject *parent)
-        : WalletBackend(parent), m_clock(clock), m_polls(polls), m_mutex(mutex) {}
-    QString backendId() const override { return QStringLiteral("timed:xmr"); }
-    QString asset() const override { return QStringLiteral("XMR"); }
-    void allocateAddress(quint64 requestId, const QString &) override
-    {
-        const quint64 n = ++m_n;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT addressAllocated(requestId, QStringLiteral("load-address-%1").arg(n), n); });
-    }
-    void poll(quint64 requestId, quint64 fromHeight) override
+        : InstantWallet(parent, QStringLiteral("timed")), m_clock(clock), m_polls(polls), m_mutex(mutex) {}
+
+protected:
+    WalletSnapshot snapshot(quint64 fromHeight) override
     {
         {
             QMutexLocker lock(m_mutex);
             m_polls->append(m_clock->elapsed());
         }
-        WalletSnapshot s;
-        s.fromHeight = fromHeight;
-        s.chainHeight = 100;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT polled(requestId, s); });
+        return InstantWallet::snapshot(fromHeight);
     }
 
 private:
     QElapsedTimer *m_clock;
     QList<qint64> *m_polls;
     QMutex *m_mutex;
-    quint64 m_n = 0;
 };
 
 quint16 freePort()

@@ -45,6 +45,19 @@ inline Run runSettledesk(const QString &binary, const QStringList &args, const Q
                p.readAllStandardError()};
 }
 
+// Stops a server process of a test's own: SIGTERM (so it can store its files), SIGKILL when it has not
+// ended within `graceMs` (a spinning monero-wallet-rpc ignores SIGTERM).
+inline void stopProcess(QProcess &process, int graceMs)
+{
+    if (process.state() == QProcess::NotRunning)
+        return;
+    process.terminate();
+    if (!process.waitForFinished(graceMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+    }
+}
+
 // The test servers' HTTP framing (tests/common/httpframing.h).
 using sdtest::HttpRequest;
 using sdtest::httpResponse;

@@ -6,6 +6,7 @@
 // install of the merchant's own node (shared/reference/monero-regtest.md for the flags).
 #pragma once
 
+#include "chaossupport.h"
 #include "regtest.h"
 
 #include <QElapsedTimer>
@@ -64,14 +65,8 @@ public:
 
     void stop()
     {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
         m_rpc.reset();
-        m_process.terminate();
-        if (!m_process.waitForFinished(20000)) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
+        chaos::stopProcess(m_process, 20000);
     }
 
     // Its block count (get_info height).

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "chaossupport.h"
+#include "loopbackserver.h"
 #include "regtest.h"
 
 #include <QDir>
@@ -91,14 +92,8 @@ public:
     // SIGTERM (the wallet stores its files), SIGKILL after a grace period: a spinning wallet-rpc ignores SIGTERM.
     void stop()
     {
-        if (m_process.state() == QProcess::NotRunning)
-            return;
         m_client.reset();
-        m_process.terminate();
-        if (!m_process.waitForFinished(15000)) {
-            m_process.kill();
-            m_process.waitForFinished(5000);
-        }
+        chaos::stopProcess(m_process, 15000);
     }
 
     // The wallet restored from its keys: stopped, its cache file deleted, started again on the same port.
@@ -124,18 +119,7 @@ public:
 
     // A fresh account (create_account): each test case watches its own, so earlier cases' payments to this
     // wallet are not in its view.
-    std::expected<quint32, QString> newAccount(const QString &label)
-    {
-        JsonValue params = JsonValue::object();
-        params.insert(QStringLiteral("label"), JsonValue::string(label));
-        auto made = waitFor<JsonValue>([&](auto done) { m_client->rpc()->call(QStringLiteral("create_account"), params, done); });
-        if (!made)
-            return std::unexpected(made.error());
-        const JsonValue *index = made->find(u"account_index");
-        if (!index)
-            return std::unexpected(QStringLiteral("create_account answered no account_index"));
-        return quint32(index->numberText().toULong());
-    }
+    std::expected<quint32, QString> newAccount(const QString &label) { return createWalletAccount(*m_client, label); }
 
     // A wallet scan now (refresh also scans the pool): what it sees in the pool gets its first-seen time now.
     std::expected<void, QString> refresh()
@@ -171,14 +155,7 @@ class RescanProxy : public QObject
 public:
     explicit RescanProxy(QUrl target) : m_target(std::move(target))
     {
-        m_server.listen(QHostAddress::LocalHost, 0);
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                socket->setParent(this);
-                connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onData(socket); });
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
+        sdtest::serveLoopback(m_server, this, [this](QTcpSocket *socket) { onData(socket); });
     }
 
     QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(m_server.serverPort())); }

@@ -22,7 +22,6 @@
 #include "privatewallet.h"
 #include "regtest.h"
 
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -65,6 +64,8 @@ private:
     void startEngine(int minConfirmations = 1, int pollMs = 300, bool waitForOk = true);
     void stopEngine();
     InvoiceRecord create(const QString &amount, Seconds quote, Seconds grace);
+    // Pays `amount` to the invoice's address and mines until the payment is in a block.
+    std::expected<test::Regtest::Sent, QString> payMined(const InvoiceRecord &inv, Atomic amount);
     InvoiceRecord record(qint64 id);
     QList<InvoiceRecord> all();
     int reversedDeposits();
@@ -155,24 +156,30 @@ void TestChainOps::startEngine(int minConfirmations, int pollMs, bool waitForOk)
     });
     connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
     connect(m_engine.get(), &Engine::alert, this, [this](const QString &m) { m_alerts << m; });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
     if (waitForOk)
         QTRY_VERIFY_WITH_TIMEOUT(lastStatus().health == BackendHealth::Ok, Wait);
 }
 
 void TestChainOps::stopEngine()
 {
-    if (m_engine)
-        m_engine->stop();
-    m_engine.reset();
+    sdtest::stopEngine(m_engine);
 }
 
 InvoiceRecord TestChainOps::create(const QString &amount, Seconds quote, Seconds grace)
 {
     const QString order = QStringLiteral("chainops ") + QString::fromLatin1(QTest::currentTestFunction());
     return sdtest::createOrDie(*m_engine, sdtest::invoiceRequest(3, QStringLiteral("XMR"), amount, order, quote, grace), Wait);
+}
+
+std::expected<test::Regtest::Sent, QString> TestChainOps::payMined(const InvoiceRecord &inv, Atomic amount)
+{
+    auto sent = m_rt->transfer(inv.address, amount);
+    if (!sent)
+        return sent;
+    if (auto mined = m_rt->mineUntilIncluded({sent->txid}); !mined)
+        return std::unexpected(mined.error());
+    return sent;
 }
 
 InvoiceRecord TestChainOps::record(qint64 id) { return sdtest::storedInvoice(*m_store, id); }
@@ -286,11 +293,9 @@ void TestChainOps::rescanWhileTheEnginePollsReversesNothing()
     const InvoiceRecord settled = create(QStringLiteral("0.03"), 3600s, 600s);
     const InvoiceRecord confirming = create(QStringLiteral("0.02"), 3600s, 600s);
     const InvoiceRecord open = create(QStringLiteral("0.01"), 3600s, 600s);
-    SD_TRY(auto first, m_rt->transfer(settled.address, 3 * XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded({first.txid}));
+    SD_CHECK(payMined(settled, 3 * XMR / 100));
     SD_CHECK(m_rt->mine(1));
-    SD_TRY(auto second, m_rt->transfer(confirming.address, 2 * XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded({second.txid}));
+    SD_CHECK(payMined(confirming, 2 * XMR / 100));
     QTRY_COMPARE_WITH_TIMEOUT(record(settled.id).invoice.state, InvoiceState::Settled, Wait);
     QTRY_COMPARE_WITH_TIMEOUT(record(confirming.id).invoice.state, InvoiceState::Confirming, Wait);
     const auto states = [&] {
@@ -329,8 +334,7 @@ void TestChainOps::cachelessRestartReversesNothingAndSkipsReusedSubaddresses()
 {
     startEngine(1);
     const InvoiceRecord paid = create(QStringLiteral("0.03"), 3600s, 600s);
-    SD_TRY(auto sent, m_rt->transfer(paid.address, 3 * XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
+    SD_CHECK(payMined(paid, 3 * XMR / 100));
     QTRY_COMPARE_WITH_TIMEOUT(record(paid.id).invoice.state, InvoiceState::Settled, Wait);
     // The newest subaddress goes to an invoice nobody pays: a wallet rebuilt from its keys forgets it.
     const InvoiceRecord unpaid = create(QStringLiteral("0.01"), 3600s, 600s);
@@ -356,8 +360,7 @@ void TestChainOps::paymentPoppedAfterTheBoundaryComesBackAndSettles()
 {
     startEngine(2);
     const InvoiceRecord inv = create(QStringLiteral("0.04"), 6s, 6s);
-    SD_TRY(auto sent, m_rt->transfer(inv.address, 4 * XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
+    SD_TRY(auto sent, payMined(inv, 4 * XMR / 100));
     // Mined in time, 1 of 2 confirmations.
     QTRY_COMPARE_WITH_TIMEOUT(record(inv.id).invoice.state, InvoiceState::Confirming, Wait);
     QVERIFY(QTest::qWaitFor([&] { return SystemClock::instance()->now() > inv.invoice.terms.graceExpiresAt + 1s; }, Wait));
@@ -446,8 +449,7 @@ void TestChainOps::laggingNodeIsSyncingUntilItCatchesUp()
     QVERIFY2(node.start(), qPrintable(node.error()));
     startEngine(1);
     const InvoiceRecord paid = create(QStringLiteral("0.01"), 3600s, 600s);
-    SD_TRY(auto sent, m_rt->transfer(paid.address, XMR / 100));
-    SD_CHECK(m_rt->mineUntilIncluded({sent.txid}));
+    SD_CHECK(payMined(paid, XMR / 100));
     QTRY_COMPARE_WITH_TIMEOUT(record(paid.id).invoice.state, InvoiceState::Settled, Wait);
     const InvoiceRecord open = create(QStringLiteral("0.03"), 8s, 4s); // its boundary passes while the node lags
     stopEngine();

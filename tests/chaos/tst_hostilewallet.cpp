@@ -10,7 +10,6 @@
 #include "testsupport.h"
 
 #include <QElapsedTimer>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -107,9 +106,7 @@ void TestHostileWallet::startEngine()
         return new MoneroBackend(a, QStringLiteral("wallet-secret"), nam, parent);
     });
     connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
     static int connections = 0;
     auto store = Store::open(c.databaseUrl, QStringLiteral("hostile-observer-%1").arg(++connections));
     QVERIFY2(store.has_value(), store ? "" : qPrintable(store.error().message));

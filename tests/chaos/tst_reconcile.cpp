@@ -85,16 +85,12 @@ void TestReconcile::startEngine()
     m_engine->setBackendFactory([pass](const AssetConfig &a, QNetworkAccessManager *nam, QObject *parent) -> WalletBackend * {
         return a.asset == QLatin1String("XMR") ? new MoneroBackend(a, pass, nam, parent) : nullptr;
     });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
 }
 
 void TestReconcile::stopEngine()
 {
-    if (m_engine)
-        m_engine->stop();
-    m_engine.reset();
+    sdtest::stopEngine(m_engine);
 }
 
 chaos::Run TestReconcile::reconcile(const QStringList &extra)

@@ -157,18 +157,9 @@ QString TestCheckoutPage::qrOnScreen()
 
 void TestCheckoutPage::initTestCase()
 {
-    SD_REQUIRE_REGTEST();
+    SD_REQUIRE_API_STACK("SETTLEDESK_TEST_BROWSER_NODE_MODULES", "scripts/services/browser.sh installs puppeteer-core");
     QVERIFY(m_dir.isValid());
-    if (qEnvironmentVariable("SETTLEDESK_STORE_BACKEND") == QLatin1String("postgres"))
-        SD_REQUIRE_PG(QStringLiteral("SETTLEDESK_TEST_PG"));
-    if (qEnvironmentVariable("SETTLEDESK_TEST_BROWSER_NODE_MODULES").isEmpty())
-        QFAIL("SETTLEDESK_TEST_BROWSER_NODE_MODULES is not set (scripts/services/browser.sh installs puppeteer-core)");
-    m_regtest = std::make_unique<test::Regtest>();
-    m_db = std::make_unique<ApiDatabase>(m_dir.path());
-    QVERIFY2(m_db->error().isEmpty(), qPrintable(m_db->error()));
-    auto account = m_regtest->newMerchantAccount(QStringLiteral("checkout-test"));
-    QVERIFY2(account, account ? "" : qPrintable(account.error()));
-    m_account = *account;
+    SD_CHECK(openRegtestAndDatabase(m_dir.path(), QStringLiteral("checkout-test"), m_regtest, m_db, m_account));
     QVERIFY(setUp(m_main, QStringLiteral("engine"), m_db->url(), m_db->password(), false));
     QString error;
     QVERIFY2(m_browser.start(m_dir.filePath(QStringLiteral("chromium-profile")), &error), qPrintable(error));

@@ -10,6 +10,7 @@
 #include <QTest>
 
 #include <expected>
+#include <memory>
 #include <optional>
 
 namespace sdtest {
@@ -27,6 +28,22 @@ inline sd::CreateInvoiceRequest invoiceRequest(quint64 requestId, const QString 
     r.quoteWindow = quote;
     r.graceWindow = grace;
     return r;
+}
+
+// Starts `engine` (it reports started before start() returns): whether it did, exactly once.
+inline bool startEngine(sd::Engine &engine)
+{
+    QSignalSpy started(&engine, &sd::Engine::started);
+    engine.start();
+    return started.count() == 1;
+}
+
+// Stops and destroys the test's engine, if it has one.
+inline void stopEngine(std::unique_ptr<sd::Engine> &engine)
+{
+    if (engine)
+        engine->stop();
+    engine.reset();
 }
 
 // Asks `engine` (in this thread) for the invoice and waits up to `timeoutMs`: the invoice it created, or why

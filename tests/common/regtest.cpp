@@ -352,9 +352,14 @@ std::expected<Atomic, QString> Regtest::waitForCustomerPayment(quint32 subaddres
 
 std::expected<quint32, QString> Regtest::newMerchantAccount(const QString &label)
 {
+    return createWalletAccount(*m_merchant, label);
+}
+
+std::expected<quint32, QString> createWalletAccount(MoneroWalletClient &wallet, const QString &label)
+{
     JsonValue params = JsonValue::object();
     params.insert(QStringLiteral("label"), JsonValue::string(label));
-    auto created = waitFor<JsonValue>([&](auto done) { m_merchant->rpc()->call(QStringLiteral("create_account"), params, done); });
+    auto created = waitFor<JsonValue>([&](auto done) { wallet.rpc()->call(QStringLiteral("create_account"), params, done); });
     if (!created)
         return std::unexpected(created.error());
     const JsonValue *index = created->find(u"account_index");
@@ -411,6 +416,14 @@ std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 
                                              }
                                          });
     return awaitAnswer(backend, id, out, loop, answer, [&] { backend.poll(id, fromHeight); }, QStringLiteral("poll"), timeoutMs);
+}
+
+TimedPoll pollOnceTimed(WalletBackend &backend, quint64 fromHeight)
+{
+    QElapsedTimer timer;
+    timer.start();
+    auto result = pollOnce(backend, fromHeight);
+    return TimedPoll{std::move(result), timer.elapsed()};
 }
 
 std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(WalletBackend &backend,

@@ -71,9 +71,19 @@ std::expected<T, QString> waitFor(const std::function<void(std::function<void(Rp
 
 // One poll / one address allocation on any wallet backend, synchronously (for backend and engine tests).
 std::expected<WalletSnapshot, QString> pollOnce(WalletBackend &backend, quint64 fromHeight, int timeoutMs = 60000);
+// The same, and how long it took: for the faults a backend must report fast rather than at some deadline.
+struct TimedPoll
+{
+    std::expected<WalletSnapshot, QString> result;
+    qint64 elapsedMs = 0;
+};
+TimedPoll pollOnceTimed(WalletBackend &backend, quint64 fromHeight);
 std::expected<std::pair<QString, std::optional<quint64>>, QString> allocateOnce(WalletBackend &backend,
                                                                                 const QString &label,
                                                                                 int timeoutMs = 60000);
+
+// A fresh account of a Monero wallet (create_account): its index, never 0 (account 0 is the wallet's own).
+std::expected<quint32, QString> createWalletAccount(MoneroWalletClient &wallet, const QString &label);
 
 class Regtest
 {

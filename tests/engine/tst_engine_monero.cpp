@@ -6,7 +6,6 @@
 #include "regtest.h"
 #include "testsupport.h"
 
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -96,16 +95,12 @@ void TestEngineMonero::startEngine(const QString &password)
     });
     m_statuses.clear();
     connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
 }
 
 void TestEngineMonero::stopEngine()
 {
-    if (m_engine)
-        m_engine->stop();
-    m_engine.reset();
+    sdtest::stopEngine(m_engine);
 }
 
 InvoiceRecord TestEngineMonero::create(const QString &amount, Seconds quote, Seconds grace, const QString &rate)

@@ -110,9 +110,7 @@ void TestEngineErc20::init()
     });
     m_statuses.clear();
     connect(m_engine.get(), &Engine::backendStatusChanged, this, [this](const BackendStatus &s) { m_statuses << s; });
-    QSignalSpy started(m_engine.get(), &Engine::started);
-    m_engine->start();
-    QCOMPARE(started.count(), 1);
+    QVERIFY(sdtest::startEngine(*m_engine));
 }
 
 void TestEngineErc20::cleanup()
@@ -124,9 +122,7 @@ void TestEngineErc20::cleanup()
 
 void TestEngineErc20::tearDown()
 {
-    if (m_engine)
-        m_engine->stop();
-    m_engine.reset();
+    sdtest::stopEngine(m_engine);
     m_store.reset();
     m_dir.reset();
     m_node.reset();

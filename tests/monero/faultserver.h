@@ -4,6 +4,7 @@
 #pragma once
 
 #include "httpframing.h"
+#include "loopbackserver.h"
 #include "jsonvalue.h"
 
 #include <QCryptographicHash>
@@ -49,14 +50,7 @@ public:
 
     explicit FaultServer(Script script) : m_script(std::move(script))
     {
-        m_server.listen(QHostAddress::LocalHost, 0);
-        QObject::connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket *socket = m_server.nextPendingConnection()) {
-                socket->setParent(this);
-                QObject::connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onData(socket); });
-                QObject::connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
+        sdtest::serveLoopback(m_server, this, [this](QTcpSocket *socket) { onData(socket); });
     }
 
     QUrl url(const QString &path = QStringLiteral("/json_rpc")) const

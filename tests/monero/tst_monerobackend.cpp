@@ -67,6 +67,15 @@ private Q_SLOTS:
 private:
     std::expected<MoneroNewAddress, QString> freshAddress(const char *label);
     std::expected<WalletSnapshot, QString> poll(quint64 fromHeight) { return pollOnce(*m_backend, fromHeight); }
+    // The merchant's backend with one of its URLs (`url`, from `format`) on a port nothing listens on, and a
+    // 3 s request timeout; `port` is 0 when no such port was found.
+    struct DeadEnd
+    {
+        quint16 port = 0;
+        QNetworkAccessManager nam;
+        std::unique_ptr<MoneroBackend> backend;
+    };
+    std::unique_ptr<DeadEnd> deadEnd(QString AssetConfig::*url, const QString &format);
 
     std::unique_ptr<Regtest> m_regtest;
     std::unique_ptr<MoneroBackend> m_backend;
@@ -81,6 +90,17 @@ quint16 deadPort()
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 } // namespace
+
+std::unique_ptr<TestMoneroBackend::DeadEnd> TestMoneroBackend::deadEnd(QString AssetConfig::*url, const QString &format)
+{
+    auto d = std::make_unique<DeadEnd>();
+    d->port = deadPort();
+    AssetConfig config = m_regtest->merchantConfig();
+    config.*url = format.arg(d->port);
+    config.requestTimeoutMs = 3000;
+    d->backend = std::make_unique<MoneroBackend>(config, m_regtest->merchantPassword(), &d->nam);
+    return d;
+}
 
 void TestMoneroBackend::initTestCase()
 {
@@ -361,36 +381,24 @@ void TestMoneroBackend::wrongPasswordIsAuthenticationFailure()
 
 void TestMoneroBackend::deadPortIsConnectionError()
 {
-    const quint16 port = deadPort();
-    QVERIFY(port != 0);
-    AssetConfig config = m_regtest->merchantConfig();
-    config.walletRpcUrl = QStringLiteral("http://127.0.0.1:%1/json_rpc").arg(port);
-    config.requestTimeoutMs = 3000;
-    QNetworkAccessManager nam;
-    MoneroBackend dead(config, m_regtest->merchantPassword(), &nam);
-    QElapsedTimer timer;
-    timer.start();
-    const auto snapshot = pollOnce(dead, 0);
-    QVERIFY(!snapshot);
-    QVERIFY2(snapshot.error().contains(QLatin1String("connection refused")), qPrintable(snapshot.error()));
-    QVERIFY(timer.elapsed() < 3000);
+    const auto dead = deadEnd(&AssetConfig::walletRpcUrl, QStringLiteral("http://127.0.0.1:%1/json_rpc"));
+    QVERIFY(dead->port != 0);
+    const TimedPoll polled = pollOnceTimed(*dead->backend, 0);
+    QVERIFY(!polled.result);
+    QVERIFY2(polled.result.error().contains(QLatin1String("connection refused")), qPrintable(polled.result.error()));
+    QVERIFY(polled.elapsedMs < 3000);
 }
 
 void TestMoneroBackend::deadDaemonSaysSoInWords()
 {
     // The wallet answers, its daemon does not: no chain facts, so no payments; the error names both the
     // daemon and the setting.
-    const quint16 port = deadPort();
-    QVERIFY(port != 0);
-    AssetConfig config = m_regtest->merchantConfig();
-    config.daemonRpcUrl = QStringLiteral("http://127.0.0.1:%1").arg(port);
-    config.requestTimeoutMs = 3000;
-    QNetworkAccessManager nam;
-    MoneroBackend deaf(config, m_regtest->merchantPassword(), &nam);
-    const auto snapshot = pollOnce(deaf, 0);
+    const auto deaf = deadEnd(&AssetConfig::daemonRpcUrl, QStringLiteral("http://127.0.0.1:%1"));
+    QVERIFY(deaf->port != 0);
+    const auto snapshot = pollOnce(*deaf->backend, 0);
     QVERIFY(!snapshot);
     QVERIFY2(snapshot.error().startsWith(QStringLiteral("cannot reach monerod at http://127.0.0.1:%1 for chain facts: check "
-                                                        "[xmr] daemon_rpc_url (").arg(port)),
+                                                        "[xmr] daemon_rpc_url (").arg(deaf->port)),
              qPrintable(snapshot.error()));
     QVERIFY2(snapshot.error().contains(QLatin1String("connection refused")), qPrintable(snapshot.error()));
     // Without daemon_rpc_url the daemon is taken to be on the wallet's host, port 18081: the words say so.

@@ -13,6 +13,8 @@
 using namespace sd;
 using sd::test::allocateOnce;
 using sd::test::pollOnce;
+using sd::test::pollOnceTimed;
+using sd::test::TimedPoll;
 
 namespace {
 
@@ -419,12 +421,10 @@ void TestMoneroFaults::pollTimeout()
     };
     QNetworkAccessManager nam;
     MoneroBackend backend(configFor(wallet.server.url(), 300), QString(), &nam);
-    QElapsedTimer timer;
-    timer.start();
-    const auto snap = pollOnce(backend, 100);
-    QVERIFY(!snap);
-    QVERIFY2(snap.error().contains(QLatin1String("no answer within the timeout (300 ms)")), qPrintable(snap.error()));
-    QVERIFY(timer.elapsed() < 2500);
+    const TimedPoll polled = pollOnceTimed(backend, 100);
+    QVERIFY(!polled.result);
+    QVERIFY2(polled.result.error().contains(QLatin1String("no answer within the timeout (300 ms)")), qPrintable(polled.result.error()));
+    QVERIFY(polled.elapsedMs < 2500);
 }
 
 void TestMoneroFaults::allocateMissingField()

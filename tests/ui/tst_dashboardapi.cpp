@@ -8,6 +8,7 @@
 #include "apisecurity.h"
 #include "apistore.h"
 #include "dashboardcontroller.h"
+#include "instantwallet.h"
 #include "invoicetablemodel.h"
 #include "mainwindow.h"
 #include "storetestsupport.h"
@@ -24,7 +25,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTcpServer>
-#include <QTimer>
 
 using namespace sd;
 using namespace sd::ui;
@@ -33,28 +33,20 @@ using M = InvoiceTableModel;
 
 namespace {
 
-class StubWallet : public WalletBackend
+// The instant wallet on a chain of 1000 blocks with a tip hash.
+class StubWallet final : public InstantWallet
 {
 public:
-    using WalletBackend::WalletBackend;
-    QString backendId() const override { return QStringLiteral("stub:xmr"); }
-    QString asset() const override { return QStringLiteral("XMR"); }
-    void allocateAddress(quint64 requestId, const QString &) override
+    explicit StubWallet(QObject *parent) : InstantWallet(parent, QStringLiteral("stub")) {}
+
+protected:
+    WalletSnapshot snapshot(quint64 fromHeight) override
     {
-        const quint64 index = ++m_next;
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT addressAllocated(requestId, QStringLiteral("stub-address-%1").arg(index), index); });
-    }
-    void poll(quint64 requestId, quint64 fromHeight) override
-    {
-        WalletSnapshot s;
-        s.fromHeight = fromHeight;
+        WalletSnapshot s = InstantWallet::snapshot(fromHeight);
         s.chainHeight = 1000;
         s.tipHash = QStringLiteral("tip-1000");
-        QTimer::singleShot(0, this, [=, this] { Q_EMIT polled(requestId, s); });
+        return s;
     }
-
-private:
-    quint64 m_next = 0;
 };
 
 BackendFactory stubFactory()
