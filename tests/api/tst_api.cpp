@@ -10,6 +10,7 @@
 
 #include <QDateTime>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 #include <algorithm>
@@ -56,6 +57,7 @@ private:
     QJsonObject createInvoice(const QJsonObject &request, int expectStatus = 200);
     int invoiceCount();
     bool everyInvoiceReached(const QStringList &ids) const; // the receiver has a request for each
+    bool everyDeliveryRecorded(const QStringList &ids); // the deliverer has recorded a 200 for each
     // tests/api/greenfieldclient.js (btcpay-greenfield-node-client) with `extra` arguments: its output, or
     // "FAIL: ..." when it failed.
     QByteArray greenfieldClient(const QStringList &extra = {});
@@ -122,6 +124,17 @@ QJsonObject TestApi::createInvoice(const QJsonObject &request, int expectStatus)
 bool TestApi::everyInvoiceReached(const QStringList &ids) const
 {
     return std::all_of(ids.cbegin(), ids.cend(), [this](const QString &id) { return !m_receiver->requestsFor(id).isEmpty(); });
+}
+
+bool TestApi::everyDeliveryRecorded(const QStringList &ids)
+{
+    QSet<QString> recorded;
+    for (const QJsonValue &v : m_http.get(storePath(QStringLiteral("/webhooks/") + m_webhookId + QStringLiteral("/deliveries?count=200"))).array()) {
+        const QJsonObject d = v.toObject();
+        if (!d.value(QStringLiteral("pending")).toBool() && d.value(QStringLiteral("status")).toString() == QLatin1String("HttpSuccess"))
+            recorded.insert(d.value(QStringLiteral("invoiceId")).toString());
+    }
+    return std::all_of(ids.cbegin(), ids.cend(), [&](const QString &id) { return recorded.contains(id); });
 }
 
 int TestApi::invoiceCount()
@@ -728,6 +741,9 @@ void TestApi::twoEnginesOnePostgresOneKilled()
         ids << r.object().value(QStringLiteral("id")).toString();
     }
     QTRY_VERIFY_WITH_TIMEOUT(everyInvoiceReached(ids), 30000);
+    // Delivery is at least once: a request the receiver answered but whose 200 A had not yet recorded when
+    // it died is sent again by B, as it must be. What this proves is that no recorded delivery is repeated.
+    QTRY_VERIFY_WITH_TIMEOUT(everyDeliveryRecorded(ids), 30000);
     // The holder dies midway; invoices keep coming through B, which takes the lease over.
     m_engine->kill();
     QVERIFY(m_engine->waitForFinished(10000));
