@@ -377,7 +377,10 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
     }
     const QString source = rows.source(m_session.dialect(), QStringLiteral(":rows"));
     // Two statements for the whole batch: the deliveries' new state (a delivery no longer pending, e.g.
-    // dropped with its webhook meanwhile, keeps its state) and one attempt row each.
+    // dropped with its webhook meanwhile, keeps its state) and one attempt row each. `status || ''` keeps
+    // SQLite off the (status, next_attempt_at) index: with it, it walked every pending delivery and scanned
+    // the batch's rows for each (1,000 queued x 64 finished per commit); without it, one primary-key look-up
+    // per finished row.
     return m_session.write([&]() -> StoreResult<void> {
         if (auto held = lockLease(holder, fromQDateTime(results.first().attempt.at)); !held)
             return held;
@@ -385,7 +388,7 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
             QStringLiteral("UPDATE api_deliveries SET status = x.status, attempts = attempts + 1, next_attempt_at = x.next_at,"
                            " last_attempt_at = x.at, last_http_status = x.http, last_error = x.error, last_duration_ms = x.ms,"
                            " delivered_at = x.delivered FROM (%1) AS x WHERE api_deliveries.seq = x.seq AND"
-                           " api_deliveries.status = 'pending'")
+                           " api_deliveries.status || '' = 'pending'")
                 .arg(source),
             {{QStringLiteral(":rows"), rows.value()}});
         if (!done)
