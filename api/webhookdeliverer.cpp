@@ -73,6 +73,8 @@ void WebhookDeliverer::start()
     m_running = true;
     m_nam = new QNetworkAccessManager(this);
     m_nam->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy); // a redirect is an answer, never followed
+    // One connection for every reply (not one per request): the answer is matched to its delivery by m_sent.
+    connect(m_nam, &QNetworkAccessManager::finished, this, &WebhookDeliverer::replyFinished);
     m_leaseTimer = new QTimer(this);
     m_leaseTimer->setInterval(m_options.renewMs);
     connect(m_leaseTimer, &QTimer::timeout, this, &WebhookDeliverer::renewLease);
@@ -110,8 +112,10 @@ void WebhookDeliverer::stop()
     m_flushTimer->stop();
     m_workTimer->stop();
     m_fanOutMore = false;
+    disconnect(m_nam, nullptr, this, nullptr);
     delete m_nam; // aborts what is in flight: those deliveries stay pending and go again
     m_nam = nullptr;
+    m_sent.clear();
     flushResults(); // what finished is recorded
     m_inFlight.clear();
     m_busyInvoices.clear();
@@ -185,22 +189,30 @@ void WebhookDeliverer::work()
         if (auto expired = api()->expireUnchosenCheckouts(m_clock->now()); !expired)
             qCWarning(lcWebhooks) << "expiry of unchosen checkouts:" << expired.error().message;
     }
-    if (!m_fanOutMore && m_sinceFanOut.isValid() && m_sinceFanOut.elapsed() < m_options.fanOutGapMs)
+    // What is fanned out already goes first, then one batch of the outbox at most. In a burst (more outbox
+    // rows wait) the next batch is built only when the sends are about to run dry: fewer than half the room
+    // waits behind them. Building one (bodies, a commit) keeps this thread from the replies, and Qt's HTTP
+    // thread waits for this thread to hand over each request's body, so a run of batches while requests
+    // are under way stalls them all (traced: 12 of 128 answered in the 140 ms of four batches).
+    const int waiting = sendDue();
+    if (!m_fanOutMore && m_sinceFanOut.isValid() && m_sinceFanOut.elapsed() < m_options.fanOutGapMs) {
         kick(); // fanned out a moment ago: what came since waits for the gap (sends go on meanwhile)
-    else
+    } else if (!m_fanOutMore || m_inFlight.isEmpty() || (waiting >= 0 && waiting < m_options.maxInFlight / 2)) {
         m_fanOutMore = fanOutPending();
-    // One batch at a time, its deliveries sent before the next is fanned out: a queue of thousands starts
-    // going out after the first batch, not after the last.
-    sendDue();
+        sendDue();
+    }
     armNextDue();
-    if (m_fanOutMore)
+    // More outbox rows wait: go on now if there is room, else at the next record (flushResults).
+    if (m_fanOutMore && int(m_inFlight.size()) < m_options.maxInFlight)
         workSoon(0);
 }
 
 // One batch of outbox rows into deliveries; true when a full batch was done (more may wait).
 bool WebhookDeliverer::fanOutPending()
 {
-    auto pending = api()->pendingOutbox(FanOutBatch);
+    // The first batch of a burst no larger than what can be sent at once: the first requests go sooner.
+    const int batchSize = m_inFlight.isEmpty() ? std::min(FanOutBatch, m_options.maxInFlight) : FanOutBatch;
+    auto pending = api()->pendingOutbox(batchSize);
     if (!pending) {
         qCWarning(lcWebhooks) << "outbox:" << pending.error().message;
         return false;
@@ -272,19 +284,21 @@ bool WebhookDeliverer::fanOutPending()
         qCWarning(lcWebhooks) << "fan-out:" << done.error().message;
         return false;
     }
-    return pending->size() == FanOutBatch;
+    return pending->size() == batchSize;
 }
 
-void WebhookDeliverer::sendDue()
+// Sends what is due, as far as there is room; returns how many due deliveries it read and left waiting
+// (behind a busy invoice, or beyond the room), -1 when it read none (no room).
+int WebhookDeliverer::sendDue()
 {
     const int room = m_options.maxInFlight - int(m_inFlight.size());
     if (room <= 0 || !m_held)
-        return;
+        return -1;
     // What is in flight is not read again; what waits behind a busy webhook and invoice is, so room for it.
     auto due = api()->dueDeliveries(m_clock->now(), room + int(m_busyInvoices.size()), m_inFlight.values());
     if (!due) {
         qCWarning(lcWebhooks) << "due deliveries:" << due.error().message;
-        return;
+        return -1;
     }
     m_hooks.clear(); // webhooks are read afresh for every batch (an edit or a new secret applies at once)
     int started = 0;
@@ -303,6 +317,7 @@ void WebhookDeliverer::sendDue()
         ++started;
         send(d);
     }
+    return int(due->size()) - started;
 }
 
 const WebhookDeliverer::Hook &WebhookDeliverer::hook(const QString &webhookId)
@@ -318,6 +333,15 @@ const WebhookDeliverer::Hook &WebhookDeliverer::hook(const QString &webhookId)
     } else {
         h.record = *record;
         h.secret = *secret;
+        const QUrl url(record->url);
+        if (auto ok = checkWebhookUrl(url, m_options.allowLinkLocal); !ok)
+            h.urlError = ok.error();
+        QHostAddress literal;
+        h.literalHost = literal.setAddress(url.host());
+        h.request = QNetworkRequest(url);
+        h.request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+        h.request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Settledesk webhooks"));
+        h.request.setTransferTimeout(m_options.requestTimeoutMs);
     }
     return *m_hooks.insert(webhookId, h);
 }
@@ -339,58 +363,56 @@ void WebhookDeliverer::send(const DeliveryRecord &d)
     const Hook &h = hook(d.delivery.webhookId);
     if (!h.record)
         return finish(d, 0, h.error, started, false);
-    const QUrl url(h.record->url);
     const bool retry = h.record->automaticRedelivery;
-    if (auto ok = checkWebhookUrl(url, m_options.allowLinkLocal); !ok)
-        return finish(d, 0, ok.error(), started, retry);
+    if (!h.urlError.isEmpty())
+        return finish(d, 0, h.urlError, started, retry);
+    if (h.literalHost)
+        return post(d, h.secret, h.request, retry);
     // The name is resolved here and each address checked (a name may point at a link-local address).
-    QHostAddress literal;
-    if (literal.setAddress(url.host()))
-        return post(d, h.secret, url, retry);
     const QString s = h.secret;
-    QHostInfo::lookupHost(url.host(), this, [this, d, s, url, started, retry](const QHostInfo &info) {
+    const QNetworkRequest request = h.request;
+    const QString host = request.url().host();
+    QHostInfo::lookupHost(host, this, [this, d, s, request, host, started, retry](const QHostInfo &info) {
         if (!m_running)
             return;
         if (info.error() != QHostInfo::NoError || info.addresses().isEmpty())
-            return finish(d, 0, QStringLiteral("cannot resolve %1: %2").arg(url.host(), info.errorString()), started, retry);
+            return finish(d, 0, QStringLiteral("cannot resolve %1: %2").arg(host, info.errorString()), started, retry);
         for (const QHostAddress &a : info.addresses())
             if (isForbiddenAddress(a, m_options.allowLinkLocal))
-                return finish(d, 0, QStringLiteral("%1 resolves to the refused address %2").arg(url.host(), a.toString()), started, retry);
-        post(d, s, url, retry);
+                return finish(d, 0, QStringLiteral("%1 resolves to the refused address %2").arg(host, a.toString()), started, retry);
+        post(d, s, request, retry);
     });
 }
 
-void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, const QUrl &url, bool retry)
+void WebhookDeliverer::post(const DeliveryRecord &d, const QString &secret, QNetworkRequest request, bool retry)
 {
-    const qint64 started = ms(m_clock->now());
-    QNetworkRequest request(url);
-    const qint64 timestamp = unixSeconds(m_clock->now());
+    const TimePoint now = m_clock->now();
+    const qint64 timestamp = unixSeconds(now);
     const QByteArray &body = d.delivery.body;
-    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setHeader(QNetworkRequest::UserAgentHeader, QByteArrayLiteral("Settledesk webhooks"));
+    const QByteArray id = d.delivery.id.toUtf8();
     request.setRawHeader("BTCPay-Sig", btcpaySignature(secret, body));
-    request.setRawHeader("webhook-id", d.delivery.id.toUtf8());
+    request.setRawHeader("webhook-id", id);
     request.setRawHeader("webhook-timestamp", QByteArray::number(timestamp));
-    request.setRawHeader("webhook-signature", standardSignature(secret, d.delivery.id.toUtf8(), timestamp, body));
-    request.setTransferTimeout(m_options.requestTimeoutMs);
-    // Qt keeps at most 6 connections to a host: pipelining lets more deliveries share them.
-    request.setAttribute(QNetworkRequest::HttpPipeliningAllowedAttribute, true);
-    QElapsedTimer elapsed;
-    elapsed.start();
+    request.setRawHeader("webhook-signature", standardSignature(secret, id, timestamp, body));
     QNetworkReply *reply = m_nam->post(request, body);
-    connect(reply, &QNetworkReply::finished, this, [this, reply, d, started, elapsed, retry] {
-        reply->deleteLater();
-        if (!m_running)
-            return;
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        QString error;
-        if (status == 0)
-            error = reply->error() == QNetworkReply::OperationCanceledError ? QStringLiteral("timed out") : reply->errorString();
-        else if (status < 200 || status > 299)
-            error = QStringLiteral("HTTP %1").arg(status);
-        Q_UNUSED(elapsed);
-        finish(d, status, error, started, retry);
-    });
+    m_sent.insert(reply, Sent{d, ms(now), retry});
+}
+
+void WebhookDeliverer::replyFinished(QNetworkReply *reply)
+{
+    reply->deleteLater();
+    const auto it = m_sent.constFind(reply);
+    if (!m_running || it == m_sent.cend())
+        return;
+    const Sent sent = *it;
+    m_sent.erase(it);
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    QString error;
+    if (status == 0)
+        error = reply->error() == QNetworkReply::OperationCanceledError ? QStringLiteral("timed out") : reply->errorString();
+    else if (status < 200 || status > 299)
+        error = QStringLiteral("HTTP %1").arg(status);
+    finish(sent.delivery, status, error, sent.startedMs, sent.retry);
 }
 
 void WebhookDeliverer::finish(const DeliveryRecord &d, int httpStatus, const QString &error, qint64 startedMs, bool retry)

@@ -10,6 +10,7 @@
 #include "greenfield.h"
 
 #include <QElapsedTimer>
+#include <QNetworkRequest>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -71,9 +72,10 @@ private:
     void work();
     void workSoon(int delayMs);
     bool fanOutPending();
-    void sendDue();
+    int sendDue();
     void send(const DeliveryRecord &delivery);
-    void post(const DeliveryRecord &delivery, const QString &secret, const QUrl &url, bool retry);
+    void post(const DeliveryRecord &delivery, const QString &secret, QNetworkRequest request, bool retry);
+    void replyFinished(QNetworkReply *reply);
     void finish(const DeliveryRecord &delivery, int httpStatus, const QString &error, qint64 startedMs, bool retry);
     void armNextDue();
     void flushResults();
@@ -100,10 +102,21 @@ private:
         std::optional<WebhookRecord> record;
         QString secret;
         QString error;
+        QString urlError;         // the URL is refused (scheme, address): every delivery fails with this
+        bool literalHost = false; // an address, not a name: nothing to resolve
+        QNetworkRequest request;  // URL and the fixed headers, built once: each delivery adds its own
     };
     QHash<QString, Hook> m_hooks;
     const Hook &hook(const QString &webhookId);
     QElapsedTimer m_sinceFanOut;
+    // A request under way: what its answer is recorded against.
+    struct Sent
+    {
+        DeliveryRecord delivery;
+        qint64 startedMs = 0;
+        bool retry = false;
+    };
+    QHash<QNetworkReply *, Sent> m_sent;
     QList<AttemptResult> m_results; // finished, not yet recorded
     QTimer *m_flushTimer = nullptr;
     qint64 m_lastUnchosenSweep = 0;

@@ -346,8 +346,11 @@ StoreResult<QList<DeliveryRecord>> SqlStore::dueDeliveries(TimePoint now, int li
 
 StoreResult<std::optional<TimePoint>> SqlStore::nextDeliveryDue()
 {
-    auto row = m_session.selectOne(QStringLiteral("SELECT MIN(d.next_attempt_at) FROM api_deliveries d JOIN api_webhooks w ON"
-                                                  " w.id = d.webhook_id WHERE d.status = 'pending' AND w.enabled = 1"));
+    // The first in (status, next_attempt_at) order whose webhook is enabled: the index walked from its start
+    // and stopped at the first row (MIN() over the join read every pending delivery, after each pass).
+    auto row = m_session.selectOne(QStringLiteral("SELECT d.next_attempt_at FROM api_deliveries d JOIN api_webhooks w ON"
+                                                  " w.id = d.webhook_id WHERE d.status = 'pending' AND d.next_attempt_at IS NOT NULL"
+                                                  " AND w.enabled = 1 ORDER BY d.next_attempt_at LIMIT 1"));
     if (!row)
         return std::unexpected(row.error());
     if (!*row || (*row)->value(0).isNull())
@@ -376,7 +379,7 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
                      r.status == DeliveryStatus::Delivered ? QVariant(at) : nullLong()});
     }
     const QString source = rows.source(m_session.dialect(), QStringLiteral(":rows"));
-    // Two statements for the whole batch: the deliveries' new state (a delivery no longer pending, e.g.
+    // Two statements for the whole batch (one round trip on PostgreSQL): the deliveries' new state (a delivery no longer pending, e.g.
     // dropped with its webhook meanwhile, keeps its state) and one attempt row each. `status || ''` keeps
     // SQLite off the (status, next_attempt_at) index: with it, it walked every pending delivery and scanned
     // the batch's rows for each (1,000 queued x 64 finished per commit); without it, one primary-key look-up
@@ -384,21 +387,28 @@ StoreResult<void> SqlStore::recordAttempts(const QString &holder, const QList<At
     return m_session.write([&]() -> StoreResult<void> {
         if (auto held = lockLease(holder, fromQDateTime(results.first().attempt.at)); !held)
             return held;
-        auto done = m_session.execute(
+        const QString update =
             QStringLiteral("UPDATE api_deliveries SET status = x.status, attempts = attempts + 1, next_attempt_at = x.next_at,"
                            " last_attempt_at = x.at, last_http_status = x.http, last_error = x.error, last_duration_ms = x.ms,"
-                           " delivered_at = x.delivered FROM (%1) AS x WHERE api_deliveries.seq = x.seq AND"
-                           " api_deliveries.status || '' = 'pending'")
-                .arg(source),
-            {{QStringLiteral(":rows"), rows.value()}});
-        if (!done)
-            return std::unexpected(done.error());
-        auto logged = m_session.execute(QStringLiteral("INSERT INTO api_delivery_attempts (delivery_seq, at, http_status, error, duration_ms)"
-                                                       " SELECT seq, at, http, error, ms FROM (%1) AS x ORDER BY n")
-                                            .arg(source),
-                                        {{QStringLiteral(":rows"), rows.value()}});
-        if (!logged)
-            return std::unexpected(logged.error());
+                           " delivered_at = x.delivered FROM %1 WHERE api_deliveries.seq = x.seq AND"
+                           " api_deliveries.status || '' = 'pending'");
+        const QString insert = QStringLiteral("INSERT INTO api_delivery_attempts (delivery_seq, at, http_status, error, duration_ms)"
+                                              " SELECT seq, at, http, error, ms FROM %1 ORDER BY n");
+        if (m_session.dialect() == Dialect::Postgres) {
+            // One round trip for both (a data-modifying WITH): each statement is a round trip to the server.
+            auto done = m_session.execute(QStringLiteral("WITH x AS (%1), u AS (%2) %3")
+                                              .arg(source, update.arg(QStringLiteral("x")), insert.arg(QStringLiteral("x"))),
+                                          {{QStringLiteral(":rows"), rows.value()}});
+            if (!done)
+                return std::unexpected(done.error());
+        } else {
+            auto done = m_session.execute(update.arg(QStringLiteral("(%1) AS x").arg(source)), {{QStringLiteral(":rows"), rows.value()}});
+            if (!done)
+                return std::unexpected(done.error());
+            auto logged = m_session.execute(insert.arg(QStringLiteral("(%1) AS x").arg(source)), {{QStringLiteral(":rows"), rows.value()}});
+            if (!logged)
+                return std::unexpected(logged.error());
+        }
         m_session.markChanged();
         return {};
     });
