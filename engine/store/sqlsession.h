@@ -98,6 +98,8 @@ private:
     StoreResult<QSqlQuery *> run(const QString &sql, const Binds &binds);
     void backoff(int attempt, const QString &why);
     StoreResult<void> bumpChangeCounter();
+    // BEGIN / COMMIT: a cached prepared statement on SQLite, run directly on PostgreSQL.
+    StoreResult<void> control(const QString &sql);
     // The writer lock was held by another connection of this process for WriterLockTimeout: retryable,
     // as SQLITE_BUSY after the busy timeout is.
     StoreError writerLockTimedOut();

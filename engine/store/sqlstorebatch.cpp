@@ -155,6 +155,7 @@ StoreResult<void> SqlStore::RecordBatch::lockInvoices(const QList<Observation> &
             const qint64 id = record.id;
             Cached c;
             c.record = std::move(record);
+            c.stored();
             m_invoices.insert(id, std::move(c));
         }
     }
@@ -512,6 +513,7 @@ StoreResult<void> SqlStore::RecordBatch::reload(qint64 invoiceId)
         return std::unexpected(record.error());
     Cached &c = m_invoices[invoiceId];
     c.record = std::move(*record);
+    c.stored();
     c.itemsRead = false; // read again when a transition needs them
     c.items.clear();
     for (const DepositRecord &d : std::as_const(c.record.deposits))

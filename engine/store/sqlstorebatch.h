@@ -53,6 +53,16 @@ private:
     {
         InvoiceRecord record;
         bool dirty = false; // its row is written at the next flush
+        // The state and end times its row holds now (as read, or as the last flush wrote them): a flush that
+        // leaves them alone does not write them (SQLite then leaves the indexes over them untouched).
+        InvoiceState storedState = InvoiceState::AwaitingPayment;
+        std::optional<TimePoint> storedSettledAt, storedClosedAt;
+        void stored()
+        {
+            storedState = record.invoice.state;
+            storedSettledAt = record.invoice.settledAt;
+            storedClosedAt = record.invoice.closedAt;
+        }
         bool itemsRead = false;
         QList<Item> items;
     };

@@ -23,6 +23,17 @@ QString placeholder(int i, const char *name)
     return QStringLiteral(":w%1%2").arg(i).arg(QLatin1String(name));
 }
 
+// An UPDATE ... FROM (row set) AS x WHERE table.id = x.id narrowed, on PostgreSQL, by the ids as an array (see
+// idIn: without it PostgreSQL prefers a sequential scan). Nothing on SQLite: there the narrowing made the
+// table the outer loop (SEARCH by the id list) and scanned the row set, json_each and json_extract included,
+// once per row updated; without it SQLite scans the row set once and finds each row by its id.
+QString narrowedById(Dialect d, const QString &column, const QList<qint64> &ids, const QString &placeholder, Binds &binds)
+{
+    if (d != Dialect::Postgres)
+        return QString();
+    return QStringLiteral(" AND ") + idIn(d, column, ids, placeholder, binds);
+}
+
 } // namespace
 
 int SqlStore::RecordBatch::FlushPlan::add(Write w)
@@ -138,40 +149,58 @@ void SqlStore::RecordBatch::planInvoices(FlushPlan &plan)
 {
     const Dialect d = m_session.dialect();
     const qint64 now = toMs(m_now);
-    if (!m_dirtyOrder.isEmpty()) {
-        RowSet invoices({{QStringLiteral("id"), T::Int},
-                         {QStringLiteral("state"), T::Text},
-                         {QStringLiteral("received"), T::Amount},
-                         {QStringLiteral("surplus"), T::Amount},
-                         {QStringLiteral("settled_at"), T::Int},
-                         {QStringLiteral("closed_at"), T::Int}});
-        for (qint64 id : std::as_const(m_dirtyOrder)) {
+    if (m_dirtyOrder.isEmpty())
+        return;
+    // SQLite rewrites an index entry of every index over a column the UPDATE assigns, even to the value it
+    // had: an invoice whose state and end times stay (most deposits: another payment towards the amount, a
+    // confirmation more) is written by a statement that leaves those columns out, so its commit does not
+    // rewrite the state, countdown and settled indexes (3 of its ~15 pages). PostgreSQL: one statement (one
+    // row version either way; change_seq moves on every write, so there is no HOT update to keep).
+    QList<qint64> moved, totals;
+    for (qint64 id : std::as_const(m_dirtyOrder)) {
+        Cached &c = m_invoices[id];
+        const Invoice &inv = c.record.invoice;
+        const bool same = inv.state == c.storedState && inv.settledAt == c.storedSettledAt && inv.closedAt == c.storedClosedAt;
+        (d == Dialect::Sqlite && same ? totals : moved) << id;
+    }
+    for (const QList<qint64> *ids : {&moved, &totals}) {
+        if (ids->isEmpty())
+            continue;
+        const bool withState = ids == &moved;
+        QList<RowSet::Column> columns{{QStringLiteral("id"), T::Int},
+                                      {QStringLiteral("received"), T::Amount},
+                                      {QStringLiteral("surplus"), T::Amount}};
+        if (withState)
+            columns << RowSet::Column{QStringLiteral("state"), T::Text} << RowSet::Column{QStringLiteral("settled_at"), T::Int}
+                    << RowSet::Column{QStringLiteral("closed_at"), T::Int};
+        RowSet invoices(columns);
+        for (qint64 id : *ids) {
             Cached &c = m_invoices[id];
             const Invoice &inv = c.record.invoice;
-            invoices.append({id, toQString(name(inv.state)), encodeAtomic(d, inv.received()),
-                             encodeAtomic(d, inv.surplus()), nullableMs(inv.settledAt),
-                             nullableMs(inv.closedAt)});
+            QVariantList row{id, encodeAtomic(d, inv.received()), encodeAtomic(d, inv.surplus())};
+            if (withState)
+                row << toQString(name(inv.state)) << nullableMs(inv.settledAt) << nullableMs(inv.closedAt);
+            invoices.append(row);
             c.dirty = false;
+            c.stored();
         }
         const int i = plan.next();
         Binds binds{{placeholder(i, "rows"), invoices.value()}, {placeholder(i, "now"), now}};
-        const QString narrow =
-            idIn(d, QStringLiteral("invoices.id"), m_dirtyOrder, placeholder(i, "ids"), binds);
+        const QString narrow = narrowedById(d, QStringLiteral("invoices.id"), *ids, placeholder(i, "ids"), binds);
         // SQLite: the change_seq the invoices_change_update trigger would write (the counter's next value),
         // set here, so the trigger's condition is false and each row is written once, not twice.
         const QString seq = d == Dialect::Sqlite
                                 ? QStringLiteral(", change_seq = (SELECT value + 1 FROM change_counter WHERE id = 1)")
                                 : QString();
-        plan.add(
-            Write{QStringLiteral(
-                      "UPDATE invoices SET state = x.state, received = x.received, surplus = x.surplus, "
-                      "settled_at ="
-                      " x.settled_at, closed_at = x.closed_at, updated_at = CAST(%2 AS BIGINT)%4 FROM (%1) AS x"
-                      " WHERE invoices.id = x.id AND %3")
-                      .arg(invoices.source(d, placeholder(i, "rows")), placeholder(i, "now"), narrow, seq),
-                  binds});
-        m_dirtyOrder.clear();
+        const QString state = withState
+            ? QStringLiteral(", state = x.state, settled_at = x.settled_at, closed_at = x.closed_at")
+            : QString();
+        plan.add(Write{QStringLiteral("UPDATE invoices SET received = x.received, surplus = x.surplus%5,"
+                                      " updated_at = CAST(%2 AS BIGINT)%4 FROM (%1) AS x WHERE invoices.id = x.id%3")
+                           .arg(invoices.source(d, placeholder(i, "rows")), placeholder(i, "now"), narrow, seq, state),
+                       binds});
     }
+    m_dirtyOrder.clear();
 }
 
 void SqlStore::RecordBatch::planLog(FlushPlan &plan)
@@ -245,13 +274,12 @@ void SqlStore::RecordBatch::planItems(FlushPlan &plan)
     if (!changedItems.isEmpty()) {
         const int i = plan.next();
         Binds binds{{placeholder(i, "rows"), changedItems.value()}, {placeholder(i, "now"), now}};
-        const QString narrow =
-            idIn(d, QStringLiteral("refund_items.id"), changedIds, placeholder(i, "ids"), binds);
+        const QString narrow = narrowedById(d, QStringLiteral("refund_items.id"), changedIds, placeholder(i, "ids"), binds);
         plan.add(
             Write{QStringLiteral(
                       "UPDATE refund_items SET status = x.status, amount = x.amount, txids = x.txids, note ="
                       " COALESCE(x.note, refund_items.note), updated_at = CAST(%2 AS BIGINT) FROM (%1) AS x"
-                      " WHERE refund_items.id = x.id AND %3")
+                      " WHERE refund_items.id = x.id%3")
                       .arg(changedItems.source(d, placeholder(i, "rows")), placeholder(i, "now"), narrow),
                   binds});
     }

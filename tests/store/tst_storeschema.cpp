@@ -100,6 +100,10 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                 q.bindValue(QStringLiteral(":s"), toMs(T0 + Seconds(60)));
                 q.bindValue(QStringLiteral(":u"), toMs(T0 + Seconds(60)));
                 QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
+                // From version 8 on the engine writes the price in millionths itself (only older rows are backfilled).
+                if (from >= 8)
+                    QVERIFY2(q.exec(QStringLiteral("UPDATE invoices SET fiat_micros = 12340000 WHERE order_ref = 'order-old'")),
+                             qPrintable(q.lastError().text()));
                 QVERIFY2(q.prepare(QStringLiteral(
                              "INSERT INTO deposits (asset, txid, output_key, amount, effective_at, confirmations, status,"
                              " invoice_id, address, recorded_at, updated_at) VALUES ('XMR', 'tx-old', '0', :amount, :e, 3,"
@@ -116,6 +120,11 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
                                           : QStringLiteral("INSERT INTO wallet_cursors (backend, height, block_hash, updated_at)"
                                                            " VALUES ('btc:http://127.0.0.1:8332/wallet/shop', 7, 'h7', 0)")),
                          qPrintable(q.lastError().text()));
+                // From version 8 on every commit that writes an invoice moves the change counter (SqlSession), which
+                // these raw writes do not: bumped once here, as the engine's commit would have.
+                if (from >= 8)
+                    QVERIFY2(q.exec(QStringLiteral("UPDATE change_counter SET value = value + 1 WHERE id = 1")),
+                             qPrintable(q.lastError().text()));
             }
             session.close();
         }
@@ -138,7 +147,7 @@ void TstStoreSchema::migratesFromEveryEarlierVersion()
             QCOMPARE((*cursor)->height, quint64(7));
             QCOMPARE((*cursor)->asset, QStringLiteral("BTC"));
             QVERIFY(!(*cursor)->horizon.has_value()); // nothing expires before a poll after the upgrade
-            QCOMPARE(r.fiatMicros, quint64(12'340'000)); // version 8 computed it for the rows it found
+            QCOMPARE(r.fiatMicros, quint64(12'340'000)); // version 8 computed it for the rows it found (or its engine wrote it)
             // The dashboard's list, search and overview see the old invoice.
             for (const QString &text : {QStringLiteral("der-ol"), QStringLiteral("ADDR-OLD"), QStringLiteral("tx-old")}) {
                 InvoiceQuery q;
