@@ -7,16 +7,33 @@
 #include "apisecurity.h"
 #include "asset.h"
 #include "checkoutpage.h"
+#include "stagetrace.h"
 #include "webhookdeliverer.h"
 
 #include <QUrl>
 
 namespace sd::api {
 
+namespace {
+// While a creation's answer is made (in onInvoiceCreated, this thread): the invoice the engine just wrote
+// and read back after its commit, so the answer does not read it a second time.
+thread_local const InvoiceRecord *t_created = nullptr;
+} // namespace
+
 void ApiServer::createInvoice(const HttpRequest &r, const PathParams &p, Exchange e)
 {
+    const quint64 traceId = trace::on() ? (quint64(1) << 63) | (m_requests + 1) : 0; // createFor's id, when no rate is fetched
+    if (trace::on()) {
+        // A client in this process (bench_api) may say when it sent the request, on the same clock.
+        bool sent = false;
+        const double at = r.header("x-trace-sent-ms").toDouble(&sent);
+        if (sent)
+            trace::stampAt(traceId, "client.sent", at);
+        trace::stamp(traceId, "api.handler");
+    }
     if (!authorize(r, p, permission::CanCreateInvoice, e))
         return;
+    trace::stamp(traceId, "api.auth");
     InvoiceRequestLimits limits;
     limits.defaultCurrency = m_config.fiatCurrency;
     limits.maxMonitoringMinutes = m_config.api.maxMonitoringMinutes;
@@ -45,10 +62,14 @@ void ApiServer::createInvoice(const HttpRequest &r, const PathParams &p, Exchang
     creation.checkout = c;
     creation.asset = QString::fromStdString(c.checkout.methods.front());
     creation.newCheckout = true;
-    creation.done = [this, e](std::expected<CheckoutRecord, QString> result) {
+    creation.done = [this, e, traceId](std::expected<CheckoutRecord, QString> result) {
         if (!result)
             return respondJson(e, 503, problem(QStringLiteral("unavailable"), result.error()));
-        respondJson(e, 200, invoiceData(*result, invoiceOf(*result), context()).serialize());
+        const auto invoice = t_created && t_created->id == result->invoiceId ? std::optional<InvoiceRecord>(*t_created) : invoiceOf(*result);
+        trace::stamp(traceId, "api.invoiceReread");
+        respondJson(e, 200, invoiceData(*result, invoice, context()).serialize());
+        trace::stamp(traceId, "api.responded");
+        trace::finish(traceId);
     };
     createFor(std::move(creation));
 }
@@ -145,6 +166,7 @@ void ApiServer::requestInvoice(quint64 id)
     request.insert = [checkout, newCheckout = c.newCheckout](Store &store, const NewInvoice &invoice, TimePoint now) {
         return store.merchantApi()->createCheckoutInvoice(invoice, checkout, newCheckout, now);
     };
+    trace::stamp(id, "api.emit");
     Q_EMIT createInvoiceRequested(request);
 }
 
@@ -155,12 +177,16 @@ void ApiServer::onInvoiceCreated(quint64 requestId, const InvoiceRecord &invoice
         return;
     Creation c = std::move(it->second);
     m_creations.erase(it);
-    // The engine wrote the checkout's row (new, with its InvoiceCreated, or linked) with the invoice.
-    Q_UNUSED(invoice);
+    trace::stamp(requestId, "api.recv");
+    // The engine wrote the checkout's row (new, with its InvoiceCreated, or linked) with the invoice, and
+    // read the invoice back after its commit: the answer uses that record (not a second read of it here).
     auto fresh = store()->checkout(c.checkout.id);
+    trace::stamp(requestId, "api.checkoutReread");
     if (!fresh)
         return c.done(std::unexpected(fresh.error().message));
+    t_created = &invoice;
     c.done(*fresh);
+    t_created = nullptr;
 }
 
 void ApiServer::onInvoiceCreationFailed(quint64 requestId, const QString &error)

@@ -8,6 +8,7 @@
 #include "decimal.h"
 #include "rateprovider.h"
 #include "walletpoller.h"
+#include "stagetrace.h"
 #include "storenotifier.h"
 
 #include <QLoggingCategory>
@@ -253,6 +254,7 @@ void Engine::stop()
     for (auto &slot : d->backends)
         slot->stop();
     d->boundaryTimer->stop();
+    d->armedBoundary.reset();
     d->changeTimer->stop();
     for (auto &slot : d->backends)
         delete slot->backend(); // aborts its requests, before the network manager goes
@@ -271,6 +273,7 @@ void Engine::createInvoice(const CreateInvoiceRequest &request)
         qCDebug(lcEngine).noquote() << "invoice not created:" << error;
         Q_EMIT invoiceCreationFailed(request.requestId, Failure::request(error));
     };
+    trace::stamp(request.requestId, "engine.recv");
     if (!d->running)
         return fail(tr("the engine is not running"));
     if (!findAsset(request.asset.toStdString()))
@@ -384,6 +387,7 @@ void Engine::Private::armBoundaryTimer()
 {
     if (!running || !polling || !store)
         return;
+    trace::Span span("engine.armBoundaryTimer");
     const TimePoint t = now();
     auto next = store->nextBoundary(t);
     if (!next) {
@@ -394,14 +398,35 @@ void Engine::Private::armBoundaryTimer()
     // one sweeps), never on a recheck timer that would poll a failing wallet past its backoff.
     if (!*next || **next <= t) {
         boundaryTimer->stop();
+        armedBoundary.reset();
         return;
     }
-    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(**next - t).count();
-    boundaryTimer->start(int(std::min<qint64>(wait + 1, 3'600'000)));
+    armBoundaryAt(**next, t);
+}
+
+void Engine::Private::armBoundaryAt(TimePoint at, TimePoint t)
+{
+    const qint64 wait = std::min<qint64>(std::chrono::duration_cast<std::chrono::milliseconds>(at - t).count() + 1, 3'600'000);
+    boundaryTimer->start(int(wait));
+    armedBoundary = t + std::chrono::milliseconds(wait);
+}
+
+void Engine::Private::considerBoundaries(const QList<InvoiceRecord> &invoices)
+{
+    if (!running || !polling || !store)
+        return;
+    const TimePoint t = now();
+    std::optional<TimePoint> first;
+    for (const InvoiceRecord &r : invoices)
+        if (const auto b = nextBoundary(r.invoice, t); b && *b > t && (!first || *b < *first))
+            first = b;
+    if (first && (!boundaryTimer->isActive() || !armedBoundary || *first < *armedBoundary))
+        armBoundaryAt(*first, t);
 }
 
 void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
 {
+    trace::Span span("engine.publishOutcomes");
     QSet<qint64> invoiceIds;
     bool refundsTouched = false;
     for (const RecordOutcome &o : outcomes) {
@@ -442,15 +467,25 @@ void Engine::Private::publishOutcomes(const QList<RecordOutcome> &outcomes)
 // recorded from the dashboard once the merchant has sent it).
 void Engine::Private::emitOpenRefunds()
 {
-    auto pending = store->refunds(RefundStatus::Pending);
-    auto refunding = store->refunds(RefundStatus::Refunding);
-    if (pending && refunding)
-        Q_EMIT q->refundsChanged(*pending + *refunding);
-    if (auto quarantined = store->quarantinedDeposits(QuarantineStatus::Pending))
-        Q_EMIT q->quarantineChanged(*quarantined);
+    trace::Span span("engine.emitOpenRefunds");
+    // Each is read only for a receiver: the totals read every invoice, and a change check runs after every
+    // commit anyone makes (the service's engine has no dashboard to show them).
+    if (heard(&Engine::refundsChanged)) {
+        auto pending = store->refunds(RefundStatus::Pending);
+        auto refunding = store->refunds(RefundStatus::Refunding);
+        if (pending && refunding)
+            Q_EMIT q->refundsChanged(*pending + *refunding);
+    }
+    span.lap("refunds");
+    if (heard(&Engine::quarantineChanged))
+        if (auto quarantined = store->quarantinedDeposits(QuarantineStatus::Pending))
+            Q_EMIT q->quarantineChanged(*quarantined);
+    span.lap("quarantine");
     // The queue's header figures, by the one definition of the categories (held, returned, kept...).
-    if (auto totals = store->moneyTotals({}))
-        Q_EMIT q->moneyTotalsChanged(*totals);
+    if (heard(&Engine::moneyTotalsChanged))
+        if (auto totals = store->moneyTotals({}))
+            Q_EMIT q->moneyTotalsChanged(*totals);
+    span.lap("totals");
 }
 
 // The store's notifier says when anyone committed a change; a new store (a reconnect) gets a new notifier.
@@ -473,7 +508,9 @@ void Engine::Private::checkForChanges()
 {
     if (!ensureStore())
         return;
+    trace::Span span("engine.checkForChanges");
     auto changes = store->invoiceChanges(changeCursor);
+    span.lap("changes");
     if (!changes) {
         storeFailed(changes.error());
         return;
@@ -488,9 +525,14 @@ void Engine::Private::checkForChanges()
         }
         if (!rows->isEmpty())
             Q_EMIT q->invoicesChanged(*rows);
+        span.lap("byId");
+        // Only the changed invoices can bring a boundary earlier: no scan of every open invoice per commit.
+        considerBoundaries(*rows);
     }
     emitOpenRefunds();
-    armBoundaryTimer();
+    span.lap("refunds");
+    if (first)
+        armBoundaryTimer(); // a new or reconnected store: what was written meanwhile is not in `changes`
 }
 
 } // namespace sd

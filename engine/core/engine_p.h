@@ -6,6 +6,7 @@
 #include "walletpoller.h"
 
 #include <QLoggingCategory>
+#include <QMetaMethod>
 #include <QTimer>
 
 #include <map>
@@ -47,6 +48,7 @@ struct Engine::Private
     quint64 nextRequest = 1;
     qint64 lastChangeToken = -1;
     std::optional<qint64> changeCursor; // Store::invoiceChanges: what this engine has pushed up to
+    std::optional<TimePoint> armedBoundary; // when boundaryTimer fires, while it runs
     bool databaseOk = false;
     bool running = false;
     bool polling = true;
@@ -66,7 +68,15 @@ struct Engine::Private
     WalletPoller::Host pollerHost();
     void onAddressAllocated(WalletPoller &slot, quint64 id, const QString &address, std::optional<quint64> index);
     void emitOpenRefunds();
+    // Scans every open invoice for the next window boundary and arms the timer for it.
     void armBoundaryTimer();
+    // The same for invoices just written or changed: the timer is moved earlier if one of theirs comes
+    // first (no scan; a boundary that no longer applies makes the timer fire early and rescan).
+    void considerBoundaries(const QList<InvoiceRecord> &invoices);
+    void armBoundaryAt(TimePoint at, TimePoint now);
+    // Whether anyone receives `signal` (the service's engine has no dashboard: its reads are skipped).
+    template<typename Signal>
+    bool heard(Signal signal) const { return q->isSignalConnected(QMetaMethod::fromSignal(signal)); }
     void publishOutcomes(const QList<RecordOutcome> &outcomes);
     void watchStore();
     void checkForChanges();

@@ -2,6 +2,8 @@
 // the address pool of assets without derivation, and the addresses wallets hand out for new invoices.
 #include "engine_p.h"
 
+#include "stagetrace.h"
+
 #include <algorithm>
 
 namespace sd {
@@ -114,6 +116,8 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
         return;
     PendingCreation pending = std::move(it->second);
     creations.erase(it);
+    const quint64 traceId = pending.request.requestId;
+    trace::stamp(traceId, "engine.alloc");
     if (!ensureStore()) {
         Q_EMIT q->invoiceCreationFailed(pending.request.requestId,
                                         Failure::database(StoreError::Unreachable, tr("the database is unreachable")));
@@ -153,6 +157,7 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
             return;
         }
     }
+    trace::stamp(traceId, "engine.addrcheck");
     pending.invoice.address = address;
     pending.invoice.addressIndex = index;
     // The windows start now, when the customer can first see the address.
@@ -162,19 +167,24 @@ void Engine::Private::onAddressAllocated(WalletPoller &slot, quint64 id, const Q
                            std::chrono::duration_cast<Seconds>(t.graceExpiresAt - t.quoteExpiresAt), t.minConfirmations);
     pending.invoice.terms = *terms;
     auto created = pending.request.insert ? pending.request.insert(*store, pending.invoice, at) : store->createInvoice(pending.invoice, at);
+    trace::stamp(traceId, "engine.insert");
+    if (trace::on())
+        trace::note(traceId, trace::lastWrite().describe());
     if (!created) {
         storeFailed(created.error());
         Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(created.error()));
         return;
     }
     auto record = store->invoice(*created);
+    trace::stamp(traceId, "engine.reread");
     if (!record) {
         Q_EMIT q->invoiceCreationFailed(pending.request.requestId, Failure::database(record.error()));
         return;
     }
     Q_EMIT q->invoiceCreated(pending.request.requestId, *record);
     Q_EMIT q->invoicesChanged({*record});
-    armBoundaryTimer();
+    trace::stamp(traceId, "engine.emitted");
+    considerBoundaries({*record}); // its quote boundary, if it comes first: no scan of every open invoice
 }
 
 } // namespace sd

@@ -1,8 +1,11 @@
 #include "sqlsession.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QThread>
+
+#include <sys/stat.h>
 
 namespace sd {
 
@@ -46,8 +49,36 @@ SqlSession::SqlSession(QSqlDatabase db, Dialect dialect)
 {
     // One lock per file, whatever path spelled it (the file exists: the connection is open).
     const QString path = m_dialect == Dialect::Sqlite ? QFileInfo(m_db.databaseName()).canonicalFilePath() : QString();
-    if (!path.isEmpty() && m_db.databaseName() != QLatin1String(":memory:"))
+    if (!path.isEmpty() && m_db.databaseName() != QLatin1String(":memory:")) {
         m_writerLock = SqliteWriterLock::forFile(path);
+        m_path = path;
+        // Checkpoints run in the checkpointer's thread, never inside one of this connection's COMMITs.
+        m_checkpointer = SqliteCheckpointer::forFile(path);
+        if (m_checkpointer && !direct(QStringLiteral("PRAGMA wal_autocheckpoint = 0")))
+            m_checkpointer.reset();
+    }
+}
+
+qint64 SqlSession::mainFileStamp() const
+{
+    struct stat st {};
+    if (m_path.isEmpty() || ::stat(QFile::encodeName(m_path).constData(), &st) != 0)
+        return 0;
+    return qint64(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+void SqlSession::traced(trace::WriteTimes &times, qint64 stampBefore)
+{
+    if (!m_path.isEmpty()) {
+        times.checkpointed = mainFileStamp() != stampBefore;
+        struct stat st {};
+        times.walBytes = ::stat(QFile::encodeName(m_path + QStringLiteral("-wal")).constData(), &st) == 0 ? qint64(st.st_size) : -1;
+    }
+    trace::lastWrite() = times;
+    const double total = times.lockWait + times.begin + times.body + times.bump + times.commit;
+    if (total >= trace::slowMs())
+        qCInfo(lcStore).noquote() << "slow write" << m_db.connectionName() << QString::number(total, 'f', 1) << "ms at t="
+                                  << QString::number(trace::nowMs(), 'f', 1) << times.describe();
 }
 
 StoreError SqlSession::writerLockTimedOut()
@@ -60,6 +91,7 @@ StoreError SqlSession::writerLockTimedOut()
 
 void SqlSession::close()
 {
+    m_checkpointer.reset();
     m_writerLock.reset();
     m_statements.clear();
     m_db.close();

@@ -3,7 +3,9 @@
 // SQLITE_BUSY. Everything the store runs goes through here.
 #pragma once
 
+#include "sqlitecheckpointer.h"
 #include "sqlsessionlock.h"
+#include "stagetrace.h"
 #include "store.h"
 
 #include <QHash>
@@ -89,6 +91,8 @@ public:
     void markChangedAndCounted() { m_changeMarked = m_changeCounted = true; }
     // Commits by this connection that changed data (SQLite's data_version does not count them).
     qint64 ownChanges() const { return m_ownChanges; }
+    // SQLite files: the process's WAL checkpointer of the file (null: SQLite's autocheckpoints run in COMMITs).
+    SqliteCheckpointer *checkpointer() const { return m_checkpointer.get(); }
 
     static constexpr const char *NotifyChannel = "settledesk_changes";
 
@@ -106,10 +110,16 @@ private:
     static constexpr std::chrono::milliseconds WriterLockTimeout{10'000}; // as QSQLITE_BUSY_TIMEOUT
     template<typename F>
     auto inTransaction(Mode mode, int attempts, F &&body) -> std::invoke_result_t<F>;
+    // Tracing (trace::on()): the SQLite main file's modification stamp (a checkpoint writes it), and the
+    // end of a write transaction (remembered for this thread; logged when slow).
+    qint64 mainFileStamp() const;
+    void traced(trace::WriteTimes &times, qint64 stampBefore);
 
     QSqlDatabase m_db;
     Dialect m_dialect;
     std::shared_ptr<SqliteWriterLock> m_writerLock; // SQLite files only (not :memory:)
+    std::shared_ptr<SqliteCheckpointer> m_checkpointer; // SQLite files, unless switched off
+    QString m_path;                                 // SQLite files only
     QHash<QString, QSqlQuery> m_statements;
     bool m_retryable = false;
     bool m_changeMarked = false;
@@ -147,29 +157,49 @@ auto SqlSession::inTransaction(Mode mode, int attempts, F &&body) -> std::invoke
         m_changeMarked = false;
         m_changeCounted = false;
         R result = [&]() -> R {
+            const bool tracing = mode == Mode::Write && trace::on();
+            trace::WriteTimes times;
+            double mark = tracing ? trace::nowMs() : 0;
+            const auto lap = [&](double &part) {
+                if (!tracing)
+                    return;
+                const double t = trace::nowMs();
+                part = t - mark;
+                mark = t;
+            };
             // Released after the transaction ends (declared first, destroyed last), before any backoff.
             SqliteWriterGuard writer;
             if (mode == Mode::Write && m_writerLock && !writer.acquire(m_writerLock.get(), WriterLockTimeout))
                 return std::unexpected(writerLockTimedOut());
+            lap(times.lockWait);
             Transaction tx(*this, mode);
             ++m_depth;
             struct Depth { int &d; ~Depth() { --d; } } depth{m_depth};
             if (auto begun = tx.begin(); !begun)
                 return std::unexpected(begun.error());
+            lap(times.begin);
             R r = body();
             if (!r)
                 return r; // ~Transaction rolls back
+            lap(times.body);
             if (m_changeMarked && !m_changeCounted) {
                 if (auto bumped = bumpChangeCounter(); !bumped)
                     return std::unexpected(bumped.error());
             }
+            lap(times.bump);
+            const qint64 stamp = tracing ? mainFileStamp() : 0;
             if (auto committed = tx.commit(); !committed)
                 return std::unexpected(committed.error());
+            lap(times.commit);
+            if (tracing)
+                traced(times, stamp);
             return r;
         }();
         if (result) {
             if (m_changeMarked)
                 ++m_ownChanges;
+            if (mode == Mode::Write && m_checkpointer)
+                m_checkpointer->committed();
             return result;
         }
         if (!m_retryable || attempt + 1 >= attempts)
