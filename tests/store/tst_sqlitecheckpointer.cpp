@@ -138,7 +138,8 @@ private Q_SLOTS:
         const qint64 before = fileSize(path);
         QVERIFY(w.write(50));
         QTRY_VERIFY(fileSize(path) > before + 50 * PageBytes);
-        QVERIFY(w.session->checkpointer()->counts().passive >= 1);
+        // Waited for too: the pages are in the file before the checkpointer's thread counts its pass.
+        QTRY_VERIFY(w.session->checkpointer()->counts().passive >= 1);
     }
 
     // A reader that keeps old pages stops PASSIVE from copying the log; past the bound a TRUNCATE waits for
@@ -227,9 +228,12 @@ private Q_SLOTS:
         Writer w(path, QStringLiteral("writer"));
         QVERIFY(w.session->checkpointer());
         QVERIFY(w.write(300));
-        QVERIFY(fileSize(path + QStringLiteral("-wal")) > 300 * PageBytes);
-        QTRY_COMPARE(fileSize(path + QStringLiteral("-wal")), 0);
-        QVERIFY(w.session->checkpointer()->counts().truncate >= 1);
+        // Not checked here that the file is over 100 pages first: 30 ms after the commit (a test thread
+        // descheduled that long on a busy machine) it may be given back already. An idle TRUNCATE runs only
+        // for a file over idleTruncateBytes, so its count says the same without the race. The count first:
+        // the file is emptied before the checkpointer's thread counts it (seen at load 12).
+        QTRY_VERIFY(w.session->checkpointer()->counts().truncate >= 1);
+        QCOMPARE(fileSize(path + QStringLiteral("-wal")), 0);
     }
 };
 
