@@ -175,8 +175,11 @@ bool run(const Backend &b, int invoices, int paced, int events)
         const double t0 = wallSeconds();
         QNetworkReply *reply = nam.post(request, body);
         QObject::connect(reply, &QNetworkReply::finished, reply, [&, reply, t0, sentMs, done] {
-            if (reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt() != 200)
-                ++failures;
+            if (const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(); status != 200) {
+                ++failures; // each one said: a refused creation is a finding, not a number
+                line(QStringLiteral("   creation failed: HTTP %1 %2 %3")
+                         .arg(status).arg(reply->errorString(), QString::fromUtf8(reply->readAll().left(300))));
+            }
             latencies.push_back((wallSeconds() - t0) * 1000);
             if (trace::on() && latencies.back() >= trace::slowMs())
                 qInfo().noquote() << "slow request" << QString::number(latencies.back(), 'f', 1) << "ms sent at t="
