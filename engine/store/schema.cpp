@@ -124,8 +124,7 @@ Migration version2()
     return m;
 }
 
-// Version 3: live updates for other dashboards, the manual-settlement mark, and logs that cannot be
-// rewritten.
+// Version 3: live updates for other dashboards, the manual-settlement mark, append-only logs.
 Migration version3()
 {
     Migration m;
@@ -156,8 +155,7 @@ Migration version3()
 }
 
 // Version 4: receive addresses the merchant imports for assets whose wallet cannot derive one per invoice
-// (USDT on Ethereum). A row is leased to one invoice at a time; whether it is free again is derived from
-// the invoice that uses it (see SqlStore::leaseAddress), so no second copy of the invoice state is kept.
+// (USDT on Ethereum), leased to one invoice at a time; free again is derived from that invoice (leaseAddress).
 Migration version4()
 {
     Migration m;
@@ -390,8 +388,7 @@ Migration version7()
 // database a page at a time, so every order the list offers has an index; the search box has a trigram index
 // for order references (FTS5 on SQLite, pg_trgm on PostgreSQL when the server has it) and prefix indexes
 // for addresses and txids; the overview's aggregates read a covering index of settled invoices; and every
-// invoice row carries the commit that last changed it, so a dashboard reads what changed by id
-// (Store::invoiceChanges).
+// invoice row carries its last change's commit, so a dashboard reads what changed by id (invoiceChanges).
 // Version 8's backfill of fiat_micros, in pages by id: memory stays flat however many invoices there are.
 StoreResult<void> backfillFiatMicros(SqlSession &session)
 {
@@ -436,8 +433,7 @@ StoreResult<void> backfillFiatMicros(SqlSession &session)
     }
 }
 
-// Version 8's indexes, built after the backfill, on both databases. Each order of the list: the column(s) and
-// the id.
+// Version 8's indexes, built after the backfill, on both databases: each order of the list, then the id.
 QStringList dashboardIndexes()
 {
     return {
@@ -537,11 +533,8 @@ Migration version8()
     return m;
 }
 
-// Version 9: a cheaper deposit write (issue 23). deposits_refund indexed every deposit, and nearly every deposit
-// has no refund item (refund_id NULL): each new row added an entry to it, one more page in a single-deposit
-// commit (~12 pages against the floor's 2). Only rows that are held by an item are looked up by it
-// (`refund_id = :id`, the join `d.refund_id = r.id`), and both databases prove `refund_id IS NOT NULL` from those
-// comparisons, so the partial index serves every one of them (EXPLAIN QUERY PLAN in docs/performance.md).
+// Version 9 (issue 23): deposits_refund only for deposits a refund item holds (most have none: one page less
+// per deposit written); every refund_id look-up implies NOT NULL (EXPLAIN in docs/performance.md).
 Migration version9()
 {
     Migration m;
