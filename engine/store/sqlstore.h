@@ -107,6 +107,8 @@ public:
     StoreResult<QList<PoolAddress>> poolAddresses(const QString &asset, TimePoint now) override;
 
     StoreResult<std::optional<qint64>> invoiceWithAddress(const QString &asset, const QString &address) override;
+    // Its statement for `asset` (binds :address); public for the test of its plan.
+    static QString invoiceWithAddressSql(const QString &asset);
 
     // ---- quarantined deposits (sqlstorequarantine.cpp) ----
     StoreResult<qint64> quarantineDeposit(const QuarantinedDeposit &deposit, TimePoint now) override;

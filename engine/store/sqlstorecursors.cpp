@@ -120,11 +120,15 @@ StoreResult<QList<CoverageInterval>> SqlStore::coverage(const QString &asset)
     return out;
 }
 
+QString SqlStore::invoiceWithAddressSql(const QString &)
+{
+    return QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address ORDER BY id DESC LIMIT 1");
+}
+
 StoreResult<std::optional<qint64>> SqlStore::invoiceWithAddress(const QString &asset, const QString &address)
 {
     const Asset *a = findAsset(asset.toStdString());
-    auto row = m_session.selectOne(QStringLiteral("SELECT id FROM invoices WHERE asset = :asset AND address = :address"
-                                                  " ORDER BY id DESC LIMIT 1"),
+    auto row = m_session.selectOne(invoiceWithAddressSql(asset),
                                    {{QStringLiteral(":asset"), a ? QString::fromStdString(a->code) : asset},
                                     {QStringLiteral(":address"), address}});
     if (!row)
