@@ -3,6 +3,7 @@
 // removal when a filter stops matching, exact amounts, countdown phases from an injected clock, and countdown
 // refreshes limited to the countdown column of the rows asked for. Paging against a real store is
 // tst_invoicepaging.
+#include "displaytext.h"
 #include "invoicetablemodel.h"
 #include "testsupport.h"
 #include "uifixture.h"
@@ -165,11 +166,14 @@ private Q_SLOTS:
         QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("00:00 · verifying network broadcast"));
         clock.set(t0() + 18min + 1ms);
         QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("Closing…"));
-        // The engine closes it; the final state replaces the countdown.
+        // The engine closes it; when it ended replaces the countdown (its state is in the State column beside).
         InvoiceRecord r = makeInvoice(1, QStringLiteral("XMR"), 1000, t0());
         QVERIFY(tick(r, t0() + 18min + 1ms));
+        QVERIFY(r.invoice.closedAt);
         model.upsert({r});
-        QCOMPARE(text(model, 0, M::CountdownColumn), QStringLiteral("Expired"));
+        const QString ended = DisplayText::dateTime(*r.invoice.closedAt);
+        QCOMPARE(text(model, 0, M::CountdownColumn), ended);
+        QCOMPARE(model.index(0, M::CountdownColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("Expired since %1.").arg(ended));
         QCOMPARE(model.index(0, M::CountdownColumn).data(M::PhaseRole).toInt(), int(Countdown::Final));
     }
 
