@@ -558,7 +558,7 @@
 <context>
     <name>sd::DemoNetwork</name>
     <message>
-        <location filename="../app/demonetwork.cpp" line="+80"/>
+        <location filename="../app/demonetwork.cpp" line="+82"/>
         <source>Test network (no real money)</source>
         <translation>Testnetz (kein echtes Geld)</translation>
     </message>
@@ -568,7 +568,7 @@
         <translation>Das Testnetz braucht %1 aus Debians Paket „monero“: sudo apt-get install monero (scripts/run --demo installiert es).</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+114"/>
         <source>%1 exited while starting; its log is in %2</source>
         <translation>%1 hat sich beim Start beendet; sein Protokoll liegt in %2</translation>
     </message>
@@ -661,7 +661,7 @@
         <translation>Abrechnungsbericht exportieren</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+47"/>
         <source>All assets</source>
         <translation>Alle Assets</translation>
     </message>
@@ -716,12 +716,12 @@
         <translation>Durchsuchen …</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-64"/>
         <source>Invoices are selected by the day they were created (UTC); both days are included.</source>
         <translation>Rechnungen werden nach ihrem Erstellungstag (UTC) ausgewählt; beide Tage sind eingeschlossen.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+70"/>
         <source>From:</source>
         <translation>Von:</translation>
     </message>
@@ -751,12 +751,12 @@
         <translation>Datei:</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-70"/>
         <source>Export</source>
         <translation>Exportieren</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+89"/>
         <source>Save settlement report</source>
         <translation>Abrechnungsbericht speichern</translation>
     </message>
@@ -863,17 +863,17 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+16"/>
+        <location line="+41"/>
         <source>API keys</source>
         <translation>API-Schlüssel</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="-39"/>
         <source>Keys let a shop use the merchant API (Authorization: token KEY). A key is shown once, when it is created; Settledesk keeps only its hash.</source>
         <translation>Mit Schlüsseln nutzt ein Shop die Händler-API (Authorization: token SCHLÜSSEL). Ein Schlüssel wird einmal gezeigt, wenn er erstellt wird; Settledesk behält nur seinen Hash.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+32"/>
         <source>Key</source>
         <translation>Schlüssel</translation>
     </message>
@@ -903,7 +903,7 @@
         <translation>Gewählten Schlüssel &amp;widerrufen</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>New key</source>
         <translation>Neuer Schlüssel</translation>
     </message>
@@ -948,7 +948,7 @@
         <translation>Neuer Schlüssel:</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+11"/>
         <source>Give the key a label: it names the key in lists and in the audit log.</source>
         <translation>Geben Sie dem Schlüssel eine Bezeichnung: Sie benennt ihn in Listen und im Prüfprotokoll.</translation>
     </message>
@@ -958,7 +958,7 @@
         <translation>Wählen Sie mindestens eine Berechtigung.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Revoke API key</source>
         <translation>API-Schlüssel widerrufen</translation>
     </message>
@@ -968,12 +968,12 @@
         <translation>Den Schlüssel „%1“ (%2…) widerrufen? Anfragen mit ihm werden sofort abgewiesen.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-83"/>
         <source>Copied. Put it into the shop&apos;s settings now: it is not shown again.</source>
         <translation>Kopiert. Tragen Sie ihn jetzt in die Einstellungen des Shops ein: Er wird nicht noch einmal gezeigt.</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+100"/>
         <source>revoked</source>
         <translation>widerrufen</translation>
     </message>
@@ -1014,17 +1014,17 @@
 <context>
     <name>sd::ui::CustomerDisplay</name>
     <message>
-        <location filename="../ui/customerdisplay.cpp" line="+40"/>
+        <location filename="../ui/customerdisplay.cpp" line="+29"/>
         <source>Customer display</source>
         <translation>Kundenanzeige</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+15"/>
         <source>Welcome</source>
         <translation>Willkommen</translation>
     </message>
     <message>
-        <location line="+136"/>
+        <location line="+141"/>
         <source>Thank you!</source>
         <translation>Vielen Dank!</translation>
     </message>
@@ -1132,7 +1132,7 @@
 <context>
     <name>sd::ui::DashboardController</name>
     <message>
-        <location filename="../ui/dashboardcontroller.cpp" line="+40"/>
+        <location filename="../ui/dashboardcontroller.cpp" line="+55"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
@@ -1281,17 +1281,17 @@
 <context>
     <name>sd::ui::InvoiceDetailWidget</name>
     <message>
-        <location filename="../ui/invoicedetailwidget.cpp" line="+95"/>
+        <location filename="../ui/invoicedetailwidget.cpp" line="+97"/>
         <source>Select an invoice to see its address, deposits and history.</source>
         <translation>Wählen Sie eine Rechnung, um Adresse, Einzahlungen und Verlauf zu sehen.</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+39"/>
         <source>Address</source>
         <translation>Adresse</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Copy address</source>
         <translation>Adresse kopieren</translation>
     </message>
@@ -1326,7 +1326,7 @@
         <translation>Diese Rechnung auf der Kundenanzeige verfolgen (Einstellungen: welcher Bildschirm)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+19"/>
         <source>Test network: no real money</source>
         <translation>Testnetz: kein echtes Geld</translation>
     </message>
@@ -1376,12 +1376,12 @@
         <translation>Erstatten an</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
         <source>The test customer&apos;s address for refunds: paste it when you approve one</source>
         <translation>Die Adresse des Testkunden für Erstattungen: beim Freigeben einer Erstattung einfügen</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+28"/>
         <source>Price</source>
         <translation>Preis</translation>
     </message>
@@ -1407,12 +1407,12 @@
     </message>
     <message>
         <location line="+1"/>
-        <location line="+8"/>
+        <location line="+12"/>
         <source>Confirmations</source>
         <translation>Bestätigungen</translation>
     </message>
     <message>
-        <location line="-7"/>
+        <location line="-11"/>
         <source>Created</source>
         <translation>Erstellt</translation>
     </message>
@@ -1432,7 +1432,7 @@
         <translation>Beglichen / geschlossen</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source>Deposits</source>
         <translation>Einzahlungen</translation>
     </message>
@@ -1499,7 +1499,7 @@
         <translation>Ursache</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+53"/>
         <source>Order %1</source>
         <translation>Bestellung %1</translation>
     </message>
@@ -1622,7 +1622,7 @@ Ausgang %2</translation>
         <translation>%1 von %2 Bestätigungen</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>#%1</source>
         <translation>Nr. %1</translation>
     </message>
@@ -1657,7 +1657,13 @@ Ausgang %2</translation>
         <translation>Das Angebot ist abgelaufen. Zahlungen, die vor %1 gesendet wurden, zählen noch.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+4"/>
+        <source>%1 since %2.</source>
+        <extracomment>e.g. &quot;Settled since 02/12/2026 14:03.&quot;</extracomment>
+        <translation>%1 seit %2.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Order</source>
         <translation>Bestellung</translation>
     </message>
@@ -1702,8 +1708,8 @@ Ausgang %2</translation>
         <translation>Erstellt</translation>
     </message>
     <message>
-        <location filename="../ui/invoicespage.cpp" line="+105"/>
-        <location filename="../ui/invoicetablemodel.cpp" line="-102"/>
+        <location filename="../ui/invoicespage.cpp" line="+134"/>
+        <location filename="../ui/invoicetablemodel.cpp" line="-110"/>
         <source>%1 · verifying network broadcast</source>
         <translation>%1 · Netzwerkübertragung wird geprüft</translation>
     </message>
@@ -1731,7 +1737,7 @@ Ausgang %2</translation>
         <translation>Alle Assets</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+156"/>
         <location line="+8"/>
         <source>1 invoice</source>
         <translation>1 Rechnung</translation>
@@ -1765,29 +1771,29 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::MainWindow</name>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="+76"/>
-        <location line="+709"/>
+        <location filename="../ui/mainwindow.cpp" line="+63"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="+117"/>
         <source>Settledesk</source>
         <translation>Settledesk</translation>
     </message>
     <message>
-        <location line="-686"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="-81"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location filename="../ui/mainwindow.cpp" line="+33"/>
         <source>Invoices</source>
         <translation>Rechnungen</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location line="+662"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="+74"/>
         <source>Refund queue</source>
         <translation>Erstattungen</translation>
     </message>
     <message>
-        <location line="-661"/>
+        <location line="+1"/>
         <source>Overview</source>
         <translation>Übersicht</translation>
     </message>
@@ -1797,12 +1803,12 @@ Ausgang %2</translation>
         <translation>Webhooks</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="-61"/>
         <source>connecting…</source>
         <translation>verbinde …</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location filename="../ui/mainwindowactions.cpp" line="+42"/>
         <source>&amp;New invoice…</source>
         <translation>&amp;Neue Rechnung …</translation>
     </message>
@@ -1852,17 +1858,17 @@ Ausgang %2</translation>
         <translation>Abrechnungsbericht e&amp;xportieren …</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+66"/>
         <source>Report written to %1</source>
         <translation>Bericht nach %1 geschrieben</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-61"/>
         <source>&amp;Quit</source>
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>&amp;File</source>
         <translation>&amp;Datei</translation>
     </message>
@@ -1917,22 +1923,22 @@ Ausgang %2</translation>
         <translation>&lt;p&gt;&lt;b&gt;Settledesk %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Verfolgt, wie Krypto-Rechnungen beglichen werden, hält verspätetes und überzahltes Geld in einer Erstattungswarteschlange zur Entscheidung durch eine Person bereit und erstellt Abrechnungsberichte.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
         <source>Main</source>
         <translation>Haupt</translation>
     </message>
     <message>
-        <location line="+112"/>
+        <location filename="../ui/mainwindow.cpp" line="+165"/>
         <source>%1 %2 per %3 from %4, priced %5</source>
         <translation>%1 %2 je %3 von %4, Stand %5</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location filename="../ui/mainwindowactions.cpp" line="+100"/>
         <source>Settings saved</source>
         <translation>Einstellungen gespeichert</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="+24"/>
         <source>API listening on %1</source>
         <translation>API lauscht auf %1</translation>
     </message>
@@ -1952,7 +1958,7 @@ Ausgang %2</translation>
         <translation>Die Händler-API wurde nicht gestartet: %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location filename="../ui/mainwindow.cpp" line="+43"/>
         <source>Sent again as delivery %1.</source>
         <translation>Erneut gesendet als Zustellung %1.</translation>
     </message>
@@ -1967,27 +1973,27 @@ Ausgang %2</translation>
         <translation>Die Engine konnte nicht starten: %1. Prüfen Sie die Datenbank unter Einstellungen.</translation>
     </message>
     <message>
-        <location line="+162"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="+39"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location filename="../ui/mainwindow.cpp" line="+156"/>
         <source>The overview could not be computed: %1</source>
         <translation>Die Übersicht konnte nicht berechnet werden: %1</translation>
     </message>
     <message>
-        <location line="-694"/>
+        <location line="-390"/>
         <source>Invoices could not be loaded: %1</source>
         <translation>Rechnungen konnten nicht geladen werden: %1</translation>
     </message>
     <message>
-        <location line="+519"/>
+        <location line="+266"/>
         <source>Could not load: %1</source>
         <translation>Laden nicht möglich: %1</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+63"/>
         <source>The invoice was not created: %1</source>
         <translation>Die Rechnung wurde nicht erstellt: %1</translation>
     </message>
@@ -2022,12 +2028,12 @@ Ausgang %2</translation>
         <translation>%1 (%2) wartet auf eine Entscheidung.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location filename="../ui/mainwindowstatus.cpp" line="+7"/>
         <source>Settledesk needs attention</source>
         <translation>Settledesk braucht Ihre Aufmerksamkeit</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="-18"/>
         <source>Refund queue (%1)</source>
         <translation>Erstattungen (%1)</translation>
     </message>
@@ -2045,12 +2051,12 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::NewInvoiceDialog</name>
     <message>
-        <location filename="../ui/newinvoicedialog.cpp" line="+101"/>
+        <location filename="../ui/newinvoicedialog.cpp" line="+121"/>
         <source>New invoice</source>
         <translation>Neue Rechnung</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+52"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -2085,7 +2091,7 @@ Ausgang %2</translation>
         <translation>Preisangabe</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Fetch rate</source>
         <translation>Kurs abrufen</translation>
     </message>
@@ -2095,7 +2101,7 @@ Ausgang %2</translation>
         <translation>Preis</translation>
     </message>
     <message>
-        <location line="-102"/>
+        <location line="-162"/>
         <source>Enter the price.</source>
         <translation>Geben Sie den Preis ein.</translation>
     </message>
@@ -2145,7 +2151,7 @@ Ausgang %2</translation>
         <translation>Schreiben Sie den Kurs als einfache Zahl wie %1: %2 für die Nachkommastellen, keine Tausendertrennzeichen.</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+136"/>
         <source>A plain number: %1 for decimals, no thousands separators. Taken exactly as typed.</source>
         <translation>Eine einfache Zahl: %1 für die Nachkommastellen, keine Tausendertrennzeichen. Genau so übernommen, wie eingegeben.</translation>
     </message>
@@ -2155,12 +2161,12 @@ Ausgang %2</translation>
         <translation>Betrag</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="-88"/>
         <source>Create invoice</source>
         <translation>Rechnung erstellen</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+140"/>
         <source>Amount to pay</source>
         <translation>Zu zahlender Betrag</translation>
     </message>
@@ -2175,12 +2181,12 @@ Ausgang %2</translation>
         <translation>Adresse</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
         <source>Copy address</source>
         <translation>Adresse kopieren</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
         <source>Payment link</source>
         <translation>Zahlungslink</translation>
     </message>
@@ -2190,12 +2196,12 @@ Ausgang %2</translation>
         <translation>Zahlungslink kopieren</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-42"/>
         <source>Another invoice</source>
         <translation>Weitere Rechnung</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+49"/>
         <source>Amount copied</source>
         <translation>Betrag kopiert</translation>
     </message>
@@ -2210,12 +2216,12 @@ Ausgang %2</translation>
         <translation>Zahlungslink kopiert</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+31"/>
         <source>Could not fetch the %1 rate in %2: %3</source>
         <translation>Der %1-Kurs in %2 konnte nicht abgerufen werden: %3</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+55"/>
         <source>Rate (%1 per %2)</source>
         <translation>Kurs (%1 je %2)</translation>
     </message>
@@ -2225,32 +2231,32 @@ Ausgang %2</translation>
         <translation>Wählen Sie ein Asset.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-346"/>
         <source>Use a dot as the decimal separator in the price (49.90, not 49,90).</source>
         <translation>Verwenden Sie im Preis einen Punkt als Dezimaltrennzeichen (49.90, nicht 49,90).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The price must be more than zero.</source>
         <translation>Der Preis muss größer als null sein.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+347"/>
         <source>The currency is a three-letter code such as USD or EUR.</source>
         <translation>Die Währung ist ein Code aus drei Buchstaben wie USD oder EUR.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-352"/>
         <source>Use a dot as the decimal separator in the rate (162.50, not 162,50).</source>
         <translation>Verwenden Sie im Kurs einen Punkt als Dezimaltrennzeichen (162.50, nicht 162,50).</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>The rate must be more than zero.</source>
         <translation>Der Kurs muss größer als null sein.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+352"/>
         <source>That price is too large for one invoice at this rate.</source>
         <translation>Dieser Preis ist bei diesem Kurs zu hoch für eine einzelne Rechnung.</translation>
     </message>
@@ -2390,7 +2396,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::OverviewWidget</name>
     <message>
-        <location filename="../ui/overviewwidget.cpp" line="+55"/>
+        <location filename="../ui/overviewwidget.cpp" line="+71"/>
         <source>Settled volume per day</source>
         <translation>Beglichenes Volumen pro Tag</translation>
     </message>
@@ -2405,27 +2411,27 @@ Ausgang %2</translation>
         <translation>Größe der Erstattungswarteschlange</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+1"/>
         <source>Pending items</source>
         <translation>Offene Posten</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+6"/>
         <source>Median time to settle</source>
         <translation>Median der Zeit bis zur Begleichung</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>minutes</source>
         <translation>Minuten</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-1"/>
         <source>Median</source>
         <translation>Median</translation>
     </message>
     <message>
-        <location line="+88"/>
+        <location line="+92"/>
         <source>Settled volume per day (%1)</source>
         <translation>Beglichenes Volumen pro Tag (%1)</translation>
     </message>
@@ -2435,7 +2441,7 @@ Ausgang %2</translation>
         <translation>Beglichenes Volumen pro Woche (%1)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>Open</source>
         <translation>Offen</translation>
     </message>
@@ -2445,7 +2451,7 @@ Ausgang %2</translation>
         <translation>%1: %2</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+43"/>
         <source>Median time to settle per day</source>
         <translation>Median der Zeit bis zur Begleichung pro Tag</translation>
     </message>
@@ -2455,7 +2461,7 @@ Ausgang %2</translation>
         <translation>Median der Zeit bis zur Begleichung pro Woche</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>Invoices: %1 · open: %2 · settled: %3 %4 · pending refunds: %5</source>
         <translation>Rechnungen: %1 · offen: %2 · beglichen: %3 %4 · offene Erstattungen: %5</translation>
     </message>
@@ -2481,7 +2487,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundActionsDialog</name>
     <message>
-        <location filename="../ui/refundactionsdialog.cpp" line="+63"/>
+        <location filename="../ui/refundactionsdialog.cpp" line="+83"/>
         <source>Item:</source>
         <translation>Posten:</translation>
     </message>
@@ -2507,7 +2513,7 @@ Ausgang %2</translation>
         <translation>%1 in einer Transaktion, eine Netzwerkgebühr (Rechnung %2)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+15"/>
         <source>Refund</source>
         <translation>Erstattung</translation>
     </message>
@@ -2523,13 +2529,13 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+110"/>
+        <location line="+103"/>
         <location line="+55"/>
         <source>Check fee</source>
         <translation>Gebühr prüfen</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-158"/>
         <source>Approve for manual payout</source>
         <translation>Für manuelle Auszahlung freigeben</translation>
     </message>
@@ -2617,12 +2623,12 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+127"/>
+        <location line="+120"/>
         <source>Check</source>
         <translation>Prüfen</translation>
     </message>
     <message>
-        <location line="-124"/>
+        <location line="-117"/>
         <location line="+4"/>
         <source>Dismiss</source>
         <translation>Ausblenden</translation>
@@ -2638,7 +2644,7 @@ Ausgang %2</translation>
         <translation>Grund:</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+39"/>
         <source>A USDT transaction id is 0x followed by 64 hex digits.</source>
         <translation>Eine USDT-Transaktions-ID ist 0x gefolgt von 64 Hexziffern.</translation>
     </message>
@@ -2824,7 +2830,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::RefundsPage</name>
     <message>
-        <location filename="../ui/refundspage.cpp" line="+38"/>
+        <location filename="../ui/refundspage.cpp" line="+39"/>
         <source>Refund to the customer…</source>
         <translation>An den Kunden erstatten …</translation>
     </message>
@@ -2849,7 +2855,7 @@ Ausgang %2</translation>
         <translation>Auszahlung erfassen…</translation>
     </message>
     <message>
-        <location line="+97"/>
+        <location line="+91"/>
         <source>1 deposit could not be recorded and waits for you to look at it:</source>
         <translation>1 Eingang konnte nicht verbucht werden und wartet darauf, dass Sie ihn prüfen:</translation>
     </message>
@@ -2874,12 +2880,12 @@ Ausgang %2</translation>
         <translation>Wenn Sie einen geprüft haben, verwerfen Sie ihn mit: settledesk refunds dismiss Q&lt;Nummer&gt; --reason TEXT</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-92"/>
         <source>Rebuild the refund…</source>
         <translation>Erstattung neu erstellen …</translation>
     </message>
     <message>
-        <location line="+144"/>
+        <location line="+138"/>
         <source>1 refund approved for a manual payout: send it, then record its transaction (right click).</source>
         <translation>1 Rückzahlung zur manuellen Auszahlung freigegeben: senden, dann ihre Transaktion erfassen (Rechtsklick).</translation>
     </message>
@@ -2922,7 +2928,7 @@ Ausgang %2</translation>
         <translation>Es wurde nichts gespeichert. Richten Sie einen Schlüsselbund ein (Secret Service oder KWallet) oder lassen Sie das Passwort leer und nennen Sie eine Umgebungsvariable, die es enthält.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+20"/>
         <source>The database password could not be stored in the system keychain: %1</source>
         <translation>Das Datenbank-Passwort konnte nicht im Schlüsselbund des Systems gespeichert werden: %1</translation>
     </message>
@@ -2935,7 +2941,7 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SecretWriter</name>
     <message>
-        <location line="-26"/>
+        <location line="-31"/>
         <source>the keychain refused (error %1)</source>
         <translation>der Schlüsselbund hat abgelehnt (Fehler %1)</translation>
     </message>
@@ -2973,7 +2979,7 @@ Ausgang %2</translation>
         <translation>Schlüssel, mit denen ein Shop die Händler-API nutzt</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+20"/>
         <source>Fiat &amp;currency</source>
         <translation>Fiat-&amp;Währung</translation>
     </message>
@@ -3183,7 +3189,7 @@ Ausgang %2</translation>
         <translation>Zeitlimit für Anfragen</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+98"/>
         <source>General: the fiat currency must be a three-letter code such as USD or EUR.</source>
         <translation>Allgemein: Die Fiat-Währung muss ein Code aus drei Buchstaben wie USD oder EUR sein.</translation>
     </message>
@@ -3246,12 +3252,12 @@ Ausgang %2</translation>
 <context>
     <name>sd::ui::SetupWizard</name>
     <message>
-        <location filename="../ui/setupwizard.cpp" line="+67"/>
+        <location filename="../ui/setupwizard.cpp" line="+50"/>
         <source>Settledesk setup</source>
         <translation>Settledesk einrichten</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>Where Settledesk keeps its records</source>
         <translation>Wo Settledesk seine Daten ablegt</translation>
     </message>
@@ -3261,17 +3267,17 @@ Ausgang %2</translation>
         <translation>Rechnungen, Zahlungen und die Erstattungswarteschlange liegen in einer Datenbank. Ein Arbeitsplatz: eine Datei auf diesem Computer. Mehrere Arbeitsplätze oder ein Server: PostgreSQL.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;Try it first without money: a private test network on this computer</source>
         <translation>&amp;Erst ohne Geld ausprobieren: ein privates Testnetz auf diesem Computer</translation>
     </message>
     <message>
-        <location line="+312"/>
+        <location line="+180"/>
         <source>Settledesk starts a local Monero test network (Debian package monero) with a shop wallet and a customer wallet that pays your test invoices. Its records are kept apart from your own; nothing here is saved. Later: settledesk --demo.</source>
         <translation>Settledesk startet ein lokales Monero-Testnetz (Debian-Paket monero) mit einem Shop-Wallet und einem Kunden-Wallet, das Ihre Testrechnungen bezahlt. Seine Daten bleiben getrennt von Ihren; hier wird nichts gespeichert. Später: settledesk --demo.</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-168"/>
         <source>&amp;SQLite file on this computer (recommended for one desk)</source>
         <translation>&amp;SQLite-Datei auf diesem Computer (empfohlen für einen Arbeitsplatz)</translation>
     </message>
@@ -3292,23 +3298,23 @@ Ausgang %2</translation>
     </message>
     <message>
         <location line="+3"/>
-        <location line="+104"/>
+        <location filename="../ui/setupwizardwallets.cpp" line="+100"/>
         <source>stored in the system keychain</source>
         <translation>wird im Schlüsselbund des Systems gespeichert</translation>
     </message>
     <message>
-        <location line="-103"/>
-        <location line="+115"/>
+        <location line="+1"/>
+        <location filename="../ui/setupwizardwallets.cpp" line="+12"/>
         <source>Password</source>
         <translation>Passwort</translation>
     </message>
     <message>
-        <location line="-100"/>
+        <location line="+15"/>
         <source>Connect to the database, check its encryption and schema version (nothing is saved or created)</source>
         <translation>Mit der Datenbank verbinden, Verschlüsselung und Schema-Version prüfen (nichts wird gespeichert oder angelegt)</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
         <source>What you accept</source>
         <translation>Was Sie annehmen</translation>
     </message>
@@ -3318,7 +3324,7 @@ Ausgang %2</translation>
         <translation>Jede Währung braucht eine eigene Wallet, die Settledesk beobachtet; die nächsten Seiten fragen danach.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location filename="../ui/setupwizardwallets.cpp" line="-45"/>
         <source>Monero: your wallet RPC</source>
         <translation>Monero: Ihr Wallet-RPC</translation>
     </message>
@@ -3364,7 +3370,7 @@ Ausgang %2</translation>
         <translation>Netzwerk</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+18"/>
         <source>Bitcoin Core writes .cookie into its data directory when it starts; used when no user is given.</source>
         <translation>Bitcoin Core schreibt beim Start .cookie in sein Datenverzeichnis; verwendet, wenn kein Benutzer angegeben ist.</translation>
     </message>
@@ -3389,7 +3395,7 @@ Ausgang %2</translation>
         <translation>Kontoindex</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Token contract</source>
         <translation>Token-Vertrag</translation>
     </message>
@@ -3419,7 +3425,7 @@ Ausgang %2</translation>
         <translation>Adresslisten (*.txt *.csv);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location filename="../ui/setupwizard.cpp" line="+16"/>
         <source>You and your currency</source>
         <translation>Sie und Ihre Währung</translation>
     </message>
@@ -3429,7 +3435,7 @@ Ausgang %2</translation>
         <translation>Rechnungen werden in Ihrer Fiat-Währung ausgepreist; Ihr Name steht im Prüfprotokoll der Erstattungsentscheidungen.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>&amp;Operator name</source>
         <translation>Name des &amp;Bedieners</translation>
     </message>
@@ -3439,7 +3445,7 @@ Ausgang %2</translation>
         <translation>Fiat-&amp;Währung</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+6"/>
         <source>Exchange rates</source>
         <translation>Wechselkurse</translation>
     </message>
@@ -3449,7 +3455,7 @@ Ausgang %2</translation>
         <translation>Eine neue Rechnung wird zum Kurs dieser Quelle umgerechnet; ein veralteter Kurs wird abgelehnt, nie verwendet.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Kraken (public prices)</source>
         <translation>Kraken (öffentliche Kurse)</translation>
     </message>
@@ -3499,12 +3505,12 @@ Ausgang %2</translation>
         <translation>„Fertigstellen“ speichert die Passwörter im Schlüsselbund des Systems und den Rest in %1.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+31"/>
         <source>To try Settledesk without money, start it with settledesk --demo (scripts/run --demo): a private test network with records of its own. This assistant changes your own configuration.</source>
         <translation>Um Settledesk ohne Geld auszuprobieren, starten Sie es mit settledesk --demo (scripts/run --demo): ein privates Testnetz mit eigenen Daten. Dieser Assistent ändert Ihre eigene Konfiguration.</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+90"/>
         <source>Choose at least one currency to accept.</source>
         <translation>Wählen Sie mindestens eine Währung, die Sie annehmen.</translation>
     </message>
@@ -3541,7 +3547,7 @@ The settings were not saved.</source>
 Die Einstellungen wurden nicht gespeichert.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../ui/setupwizardwallets.cpp" line="+48"/>
         <source>USDT: cannot read the address list %1: %2</source>
         <translation>USDT: Die Adressliste %1 kann nicht gelesen werden: %2</translation>
     </message>
@@ -3581,7 +3587,7 @@ Die Einstellungen wurden nicht gespeichert.</translation>
         <translation>Keine Liste gewählt: USDT-Rechnungen brauchen eine freie Adresse aus dem Vorrat. Sie können später eine importieren: settledesk addresses import --asset USDT DATEI.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location filename="../ui/setupwizard.cpp" line="+14"/>
         <source>The settings could not be saved: %1</source>
         <translation>Die Einstellungen konnten nicht gespeichert werden: %1</translation>
     </message>
@@ -3657,32 +3663,32 @@ Die Einstellungen wurden nicht gespeichert.</translation>
 <context>
     <name>sd::ui::WebhooksPage</name>
     <message>
-        <location filename="../ui/webhookspage.cpp" line="+34"/>
+        <location filename="../ui/webhookspage.cpp" line="+47"/>
         <source>Webhooks tell the shop about each invoice&apos;s events. They are set up by the shop through the merchant API; a delivery that is not answered is retried for about two days, and each attempt is listed here.</source>
         <translation>Webhooks melden dem Shop die Ereignisse jeder Rechnung. Der Shop richtet sie über die Händler-API ein; eine unbeantwortete Zustellung wird etwa zwei Tage lang wiederholt, und jeder Versuch steht hier.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+8"/>
         <source>Endpoints</source>
         <translation>Endpunkte</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Webhook endpoints</source>
         <translation>Webhook-Endpunkte</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
         <source>Recent deliveries (of the selected endpoint, or of all)</source>
         <translation>Letzte Zustellungen (des gewählten Endpunkts oder aller)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>Webhook deliveries</source>
         <translation>Webhook-Zustellungen</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>&amp;Refresh</source>
         <translation>&amp;Aktualisieren</translation>
     </message>

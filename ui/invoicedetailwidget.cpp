@@ -434,8 +434,8 @@ void InvoiceDetailWidget::tick()
                                  .arg(DisplayText::countdown(c.secondsLeft)));
         break;
     case Countdown::Closing: m_countdown->setText(tr("Hard boundary passed · closing…")); break;
-    case Countdown::Confirming:
-    case Countdown::Final: m_countdown->setText(InvoiceTableModel::countdownText(*m_row, c)); break;
+    case Countdown::Confirming: m_countdown->setText(InvoiceTableModel::countdownText(*m_row, c)); break;
+    case Countdown::Final: m_countdown->setText(DisplayText::stateName(m_row->state)); break; // the panel's heading
     }
 }
 

@@ -59,8 +59,13 @@ QString InvoiceTableModel::countdownText(const InvoiceRow &row, const Countdown 
         return tr("%1 of %2 confirmations").arg(std::min(row.confirmations, row.minConfirmations)).arg(row.minConfirmations);
     case Countdown::Final: break;
     }
+    // When it ended: its state is in the State column beside, and the tooltip says both.
+    if (const qint64 endedMs = endedAtMs(row))
+        return DisplayText::dateTime(TimePoint(std::chrono::milliseconds(endedMs)));
     return DisplayText::stateName(row.state);
 }
+
+qint64 InvoiceTableModel::endedAtMs(const InvoiceRow &row) { return row.settledMs ? row.settledMs : row.closedMs; }
 
 QVariant InvoiceTableModel::displayData(const InvoiceRow &r, int column) const
 {
@@ -134,6 +139,9 @@ QVariant InvoiceTableModel::data(const QModelIndex &index, int role) const
             if (c.phase == Countdown::Grace)
                 return tr("The quote has lapsed. Payments broadcast before %1 still count.")
                     .arg(DisplayText::dateTime(TimePoint(std::chrono::milliseconds(r.graceEndsMs))));
+            if (c.phase == Countdown::Final && endedAtMs(r))
+                //: e.g. "Settled since 02/12/2026 14:03."
+                return tr("%1 since %2.").arg(DisplayText::stateName(r.state), DisplayText::dateTime(TimePoint(std::chrono::milliseconds(endedAtMs(r)))));
             return QVariant();
         }
         default: return QVariant();

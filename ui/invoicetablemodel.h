@@ -123,6 +123,8 @@ public:
     static int progressPermille(Atomic received, Atomic required);
     // The countdown cell's text and the text of a final state, shared with the detail panel.
     static QString countdownText(const InvoiceRow &row, const Countdown &countdown);
+    // When a finished invoice settled or closed (ms since the epoch); 0 when the row does not say.
+    static qint64 endedAtMs(const InvoiceRow &row);
 
 Q_SIGNALS:
     void pageRequested(quint64 requestId, const sd::InvoiceQuery &query);
