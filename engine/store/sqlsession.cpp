@@ -167,14 +167,35 @@ StoreResult<QSqlQuery *> SqlSession::run(const QString &sql, const Binds &binds)
     return &q;
 }
 
+QList<QSqlRecord> SqlSession::recordsOf(QSqlQuery &q)
+{
+    // QSqlQuery::record() asks the driver for the result's fields on every row (QPSQL builds each field anew:
+    // name, type, table): 9.5 us a 16-column row against 3.9 us for a copy of the first row's record with the
+    // row's values set, the values being the same QSqlQuery::value(i) record() sets (issue 23).
+    QList<QSqlRecord> rows;
+    QSqlRecord shape;
+    int columns = -1;
+    while (q.next()) {
+        if (columns < 0) {
+            shape = q.record();
+            columns = int(shape.count());
+            rows.append(shape);
+            continue;
+        }
+        QSqlRecord row = shape;
+        for (int i = 0; i < columns; ++i)
+            row.setValue(i, q.value(i));
+        rows.append(std::move(row));
+    }
+    return rows;
+}
+
 StoreResult<QList<QSqlRecord>> SqlSession::select(const QString &sql, const Binds &binds)
 {
     auto q = run(sql, binds);
     if (!q)
         return std::unexpected(q.error());
-    QList<QSqlRecord> rows;
-    while ((*q)->next())
-        rows.append((*q)->record());
+    QList<QSqlRecord> rows = recordsOf(**q);
     (*q)->finish();
     return rows;
 }
@@ -215,10 +236,7 @@ StoreResult<QList<QSqlRecord>> SqlSession::direct(const QString &sql)
     q.setForwardOnly(true);
     if (!q.exec(sql))
         return std::unexpected(failed(q.lastError(), QStringLiteral("database error")));
-    QList<QSqlRecord> rows;
-    while (q.next())
-        rows.append(q.record());
-    return rows;
+    return recordsOf(q);
 }
 
 StoreResult<void> SqlSession::control(const QString &sql)

@@ -100,6 +100,8 @@ private:
     enum class Mode { Write, Read };
     class Transaction;
     StoreResult<QSqlQuery *> run(const QString &sql, const Binds &binds);
+    // The rows of an executed SELECT, each a QSqlRecord as QSqlQuery::record() gives it.
+    static QList<QSqlRecord> recordsOf(QSqlQuery &q);
     void backoff(int attempt, const QString &why);
     StoreResult<void> bumpChangeCounter();
     // BEGIN / COMMIT: a cached prepared statement on SQLite, run directly on PostgreSQL.

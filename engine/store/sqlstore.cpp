@@ -18,13 +18,9 @@ namespace sd {
 
 namespace {
 
-const QString InvoiceColumns = QStringLiteral(
-    "id, order_ref, asset, fiat_amount, fiat_currency, rate, required, tolerance, received, surplus,"
-    " min_confirmations, address, address_index, created_at, quote_expires_at, grace_expires_at, state,"
-    " settled_at, closed_at, updated_at, settled_manually, fiat_micros");
-const QString DepositColumns = QStringLiteral(
-    "id, asset, txid, output_key, amount, effective_at, confirmations, height, block_hash, status, invoice_id,"
-    " address, refund_id, applied_refund_id, unlock_time, reversed_at");
+// The SELECT lists of the row mappers (rowlayout.h: the same text as always, so the same cached statements).
+const QString InvoiceColumns = columnList(InvoiceColumnNames);
+const QString DepositColumns = columnList(DepositColumnNames);
 const QString RefundColumns = QStringLiteral(
     "id, invoice_id, asset, reason, status, amount, txids, created_at, updated_at, refund_address, payout_txid,"
     " fee, built_tx, note, group_id, key_images, unwatched_from, unwatched_to");
@@ -247,73 +243,6 @@ const QString &SqlStore::invoiceColumns() { return InvoiceColumns; }
 // ---------------------------------------------------------------------------------------------------------
 // Row mapping
 
-StoreResult<InvoiceRecord> SqlStore::invoiceFromRow(const QSqlRecord &row)
-{
-    InvoiceRecord r;
-    r.id = row.value(QStringLiteral("id")).toLongLong();
-    r.orderRef = row.value(QStringLiteral("order_ref")).toString();
-    r.asset = row.value(QStringLiteral("asset")).toString();
-    r.fiatAmount = row.value(QStringLiteral("fiat_amount")).toString();
-    r.fiatCurrency = row.value(QStringLiteral("fiat_currency")).toString();
-    r.rate = row.value(QStringLiteral("rate")).toString();
-    r.address = row.value(QStringLiteral("address")).toString();
-    if (const QVariant idx = row.value(QStringLiteral("address_index")); !idx.isNull())
-        r.addressIndex = quint64(idx.toLongLong());
-    InvoiceTerms &t = r.invoice.terms;
-    for (auto [column, target] : {std::pair{"required", &t.required}, std::pair{"tolerance", &t.tolerance}}) {
-        auto amount = decodeAtomic(row.value(QLatin1String(column)));
-        if (!amount)
-            return std::unexpected(m_session.fail(StoreError::Internal,
-                                                  QStringLiteral("invoice %1: %2").arg(r.id).arg(amount.error())));
-        *target = *amount;
-    }
-    t.createdAt = fromMs(row.value(QStringLiteral("created_at")).toLongLong());
-    t.quoteExpiresAt = fromMs(row.value(QStringLiteral("quote_expires_at")).toLongLong());
-    t.graceExpiresAt = fromMs(row.value(QStringLiteral("grace_expires_at")).toLongLong());
-    t.minConfirmations = std::uint32_t(row.value(QStringLiteral("min_confirmations")).toLongLong());
-    const auto state = parseInvoiceState(row.value(QStringLiteral("state")).toString().toStdString());
-    if (!state)
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("invoice %1: unknown state").arg(r.id)));
-    r.invoice.state = *state;
-    r.invoice.settledAt = optionalTime(row.value(QStringLiteral("settled_at")));
-    r.invoice.closedAt = optionalTime(row.value(QStringLiteral("closed_at")));
-    r.updatedAt = QDateTime::fromMSecsSinceEpoch(row.value(QStringLiteral("updated_at")).toLongLong(), Qt::UTC);
-    r.settledManually = row.value(QStringLiteral("settled_manually")).toLongLong() != 0;
-    r.fiatMicros = quint64(row.value(QStringLiteral("fiat_micros")).toLongLong());
-    return r;
-}
-
-StoreResult<DepositRecord> SqlStore::depositFromRow(const QSqlRecord &row)
-{
-    DepositRecord d;
-    const qint64 id = row.value(QStringLiteral("id")).toLongLong();
-    d.asset = row.value(QStringLiteral("asset")).toString();
-    d.deposit.key.txid = row.value(QStringLiteral("txid")).toString().toStdString();
-    d.deposit.key.output = row.value(QStringLiteral("output_key")).toString().toStdString();
-    auto amount = decodeAtomic(row.value(QStringLiteral("amount")));
-    if (!amount)
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1: %2").arg(id).arg(amount.error())));
-    d.deposit.amount = *amount;
-    d.deposit.effectiveAt = fromMs(row.value(QStringLiteral("effective_at")).toLongLong());
-    d.deposit.confirmations = std::uint32_t(row.value(QStringLiteral("confirmations")).toLongLong());
-    const auto status = parseDepositStatus(row.value(QStringLiteral("status")).toString().toStdString());
-    if (!status)
-        return std::unexpected(m_session.fail(StoreError::Internal, QStringLiteral("deposit %1: unknown status").arg(id)));
-    d.deposit.status = *status;
-    d.invoiceId = optionalId(row.value(QStringLiteral("invoice_id")));
-    d.address = row.value(QStringLiteral("address")).toString();
-    if (const QVariant h = row.value(QStringLiteral("height")); !h.isNull())
-        d.height = quint64(h.toLongLong());
-    d.blockHash = row.value(QStringLiteral("block_hash")).toString();
-    d.refundId = optionalId(row.value(QStringLiteral("refund_id")));
-    if (d.deposit.status == DepositStatus::Reversed)
-        d.deposit.reversedAt = optionalTime(row.value(QStringLiteral("reversed_at")));
-    d.appliedFrom = optionalId(row.value(QStringLiteral("applied_refund_id")));
-    d.deposit.accepted = d.appliedFrom.has_value();
-    d.unlockTime = quint64(std::max<qint64>(0, row.value(QStringLiteral("unlock_time")).toLongLong()));
-    return d;
-}
-
 StoreResult<RefundItem> SqlStore::refundFromRow(const QSqlRecord &row)
 {
     RefundItem r;
@@ -364,8 +293,11 @@ StoreResult<void> SqlStore::attachDeposits(QList<InvoiceRecord> &records, const 
                                  binds);
     if (!rows)
         return std::unexpected(rows.error());
+    if (rows->isEmpty())
+        return {};
+    const DepositLayout at(rows->first(), DepositColumnNames);
     for (const QSqlRecord &row : *rows) {
-        auto d = depositFromRow(row);
+        auto d = depositFromRow(row, at);
         if (!d)
             return std::unexpected(d.error());
         auto it = index.find(d->invoiceId.value_or(0));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "apistore.h"
+#include "rowlayout.h"
 #include "sqlsession.h"
 #include "store.h"
 #include "storeurl.h"
@@ -173,15 +174,22 @@ private:
     // The invoices of "SELECT ... FROM invoices<tail>" with their deposits (the tail's subquery picks them).
     StoreResult<QList<InvoiceRecord>> invoicesWithDeposits(const QString &tail, const Binds &binds);
 
-    // ---- row mapping (sqlstore.cpp) ----
+    // ---- row mapping (invoices and deposits: sqlstorerows.cpp, by position, see rowlayout.h; refunds: sqlstore.cpp) ----
+    // One row of its own result set (its layout found from it); the layout of a result set read once.
     StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row);
+    StoreResult<InvoiceRecord> invoiceFromRow(const QSqlRecord &row, const InvoiceLayout &at);
     StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row);
+    StoreResult<DepositRecord> depositFromRow(const QSqlRecord &row, const DepositLayout &at);
     StoreResult<RefundItem> refundFromRow(const QSqlRecord &row);
     // Every row read by one of the readers above, in order; the first row that does not read stops it.
     template<typename T>
     StoreResult<QList<T>> fromRows(const QList<QSqlRecord> &rows, StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &));
-    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::invoiceFromRow); }
-    StoreResult<QList<DepositRecord>> depositsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::depositFromRow); }
+    // The same, the rows of one result set read with one layout (found from the first row).
+    template<typename T, typename Layout, typename Names>
+    StoreResult<QList<T>> fromRowsAt(const QList<QSqlRecord> &rows, const Names &names,
+                                     StoreResult<T> (SqlStore::*fromRow)(const QSqlRecord &, const Layout &));
+    StoreResult<QList<InvoiceRecord>> invoicesFromRows(const QList<QSqlRecord> &rows);
+    StoreResult<QList<DepositRecord>> depositsFromRows(const QList<QSqlRecord> &rows);
     StoreResult<QList<RefundItem>> refundsFromRows(const QList<QSqlRecord> &rows) { return fromRows(rows, &SqlStore::refundFromRow); }
     // The refund items a `WHERE ... ORDER BY` clause selects, with what their deposits allow (holding).
     StoreResult<QList<RefundItem>> refundsWhere(const QString &whereAndOrder, const Binds &binds);

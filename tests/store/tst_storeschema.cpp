@@ -1,6 +1,7 @@
 // Store schema and connection: migrations from empty and from every earlier version, a newer schema
 // refused, unreachable databases, TLS modes, a lost connection, concurrent first opens, append-only logs,
 // SQL-looking strings stored verbatim, the full 64-bit amount range. Runs on SQLite and PostgreSQL.
+#include "rowlayout.h"
 #include "schema.h"
 #include "sqlsession.h"
 #include "storetestsupport.h"
@@ -33,6 +34,7 @@ private Q_SLOTS:
     void lostConnectionIsUnreachable();
     void concurrentFirstOpensMigrateOnce();
     void logsAreAppendOnly();
+    void rowLayoutsFollowTheSchemaAndTheSelect();
     void sqlLookingStringsAreStoredVerbatim();
     void amountsUseTheFull64BitRange();
     void amountsBeyond64BitsAreRefused();
@@ -419,6 +421,46 @@ void TstStoreSchema::logsAreAppendOnly()
     SD_TRY(audit, (*store)->auditLog(-1));
     QCOMPARE(audit->size(), 1);
     QCOMPARE(audit->first().actor, QStringLiteral("op"));
+}
+
+// The store reads invoice and deposit rows by position (rowlayout.h): its SELECT list must name real columns
+// in enum order, and a statement selecting other columns, or in another order, must still read each by name.
+void TstStoreSchema::rowLayoutsFollowTheSchemaAndTheSelect()
+{
+    TestDatabase db(QStringLiteral("rowlayout"));
+    QVERIFY2(db.ok(), qPrintable(db.error()));
+    SD_TRY(store, db.open(QStringLiteral("rowlayout")));
+    SD_TRY(id, (*store)->createInvoice(newInvoice(QStringLiteral("o"), QStringLiteral("a"), 10), T0));
+    SD_TRY(recorded, (*store)->recordObservation(observation(QStringLiteral("a"), "tx", 4), T0));
+    {
+        QSqlDatabase raw = db.raw(QStringLiteral("raw-layout"));
+        QSqlQuery q(raw);
+        QVERIFY2(q.exec(QStringLiteral("SELECT %1 FROM invoices").arg(columnList(InvoiceColumnNames))), qPrintable(q.lastError().text()));
+        QVERIFY(q.next());
+        const InvoiceLayout invoices(q.record(), InvoiceColumnNames);
+        for (const auto &[column, name] : InvoiceColumnNames)
+            QCOMPARE(invoices.at(column), int(column));
+        QVERIFY2(q.exec(QStringLiteral("SELECT %1 FROM deposits").arg(columnList(DepositColumnNames))), qPrintable(q.lastError().text()));
+        QVERIFY(q.next());
+        const DepositLayout deposits(q.record(), DepositColumnNames);
+        for (const auto &[column, name] : DepositColumnNames)
+            QCOMPARE(deposits.at(column), int(column));
+        // Another order and fewer columns: each read by its name, the others NULL.
+        QVERIFY2(q.exec(QStringLiteral("SELECT amount, txid, id FROM deposits")), qPrintable(q.lastError().text()));
+        QVERIFY(q.next());
+        const QSqlRecord row = q.record();
+        const DepositLayout some(row, DepositColumnNames);
+        QCOMPARE(some.at(DepositColumn::Amount), 0);
+        QCOMPARE(some.value(row, DepositColumn::Txid).toString(), QStringLiteral("tx"));
+        QCOMPARE(some.at(DepositColumn::Id), 2);
+        QCOMPARE(some.at(DepositColumn::Status), -1);
+        QVERIFY(some.value(row, DepositColumn::Status).isNull());
+    }
+    TestDatabase::closeRaw(QStringLiteral("raw-layout"));
+    SD_TRY(invoice, (*store)->invoice(*id));
+    QCOMPARE(invoice->deposits.size(), 1);
+    QCOMPARE(invoice->deposits.first().deposit.amount, Atomic(4));
+    QCOMPARE(invoice->orderRef, QStringLiteral("o"));
 }
 
 void TstStoreSchema::sqlLookingStringsAreStoredVerbatim()
