@@ -392,6 +392,15 @@ void TstStoreChainWatch::invoiceWithAddressFindsTheHolder()
     QVERIFY(!other->has_value());
     SD_TRY(btc, m_store->invoiceWithAddress(QStringLiteral("BTC"), QStringLiteral("8subaddress9")));
     QVERIFY(!btc->has_value());
+    // The statement names its asset: an asset the table does not know, or one with a quote in its name,
+    // finds nothing and breaks nothing.
+    for (const QString &asset : {QStringLiteral("DOGE"), QStringLiteral("XMR' OR '1'='1")}) {
+        SD_TRY(none, m_store->invoiceWithAddress(asset, QStringLiteral("8subaddress9")));
+        QVERIFY2(!none->has_value(), qPrintable(asset));
+    }
+    // A pool asset's holder is found through its own index.
+    SD_TRY(usdt, m_store->invoiceWithAddress(QStringLiteral("USDT"), QStringLiteral("8subaddress9")));
+    QVERIFY(!usdt->has_value());
 }
 
 QTEST_GUILESS_MAIN(TstStoreChainWatch)
